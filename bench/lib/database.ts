@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openEmbeddedCluster } from '../../src/platform/db/embedded.js';
+
+/** The PostgreSQL server a benchmark runs on, and where it came from. */
+export interface BenchServer {
+  /** BENCH_DATABASE_URL, TEST_DATABASE_URL, DATABASE_URL or "embedded". */
+  source: string;
+  /** A connection string with rights to CREATE DATABASE. */
+  adminUrl: string;
+  /** For the output: the URL without its password. */
+  display: string;
+  close(): Promise<void>;
+}
+
+function withoutPassword(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
+/**
+ * BENCH_DATABASE_URL, else TEST_DATABASE_URL, else DATABASE_URL, else an embedded cluster started in
+ * a temporary directory with the same settings `npm start` uses (removed on close).
+ */
+export async function openBenchServer(): Promise<BenchServer> {
+  for (const name of ['BENCH_DATABASE_URL', 'TEST_DATABASE_URL', 'DATABASE_URL']) {
+    const url = process.env[name]?.trim();
+    if (url) return { source: name, adminUrl: url, display: withoutPassword(url), close: async () => {} };
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-pg-'));
+  try {
+    const cluster = await openEmbeddedCluster({ dataDir, password: randomBytes(12).toString('hex') });
+    return {
+      source: 'embedded',
+      adminUrl: cluster.adminUrl,
+      display: `embedded cluster in ${dataDir} (port ${cluster.port})`,
+      async close() {
+        await cluster.release();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export interface FreshDatabase {
+  url: string;
+  name: string;
+  drop(): Promise<void>;
+}
+
+async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** An empty database of its own on the server, dropped (forcibly) afterwards. */
+export async function createFreshDatabase(
+  adminUrl: string,
+  prefix = 'emporium_bench',
+): Promise<FreshDatabase> {
+  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
+  await admin(adminUrl, (c) => c.query(`CREATE DATABASE ${c.escapeIdentifier(name)}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: () =>
+      admin(adminUrl, (c) =>
+        c.query(`DROP DATABASE IF EXISTS ${c.escapeIdentifier(name)} WITH (FORCE)`),
+      ).then(() => undefined),
+  };
+}

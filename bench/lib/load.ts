@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+
+/**
+ * autocannon runs in a child process of its own, so the load generator never shares an event loop
+ * with the server under test (the servers live in the bench process).
+ */
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon');
+
+const CHILD = `
+const autocannon = require(process.env.BENCH_AUTOCANNON);
+const options = JSON.parse(process.env.BENCH_LOAD);
+autocannon(options, (error, result) => {
+  if (error) { console.error(error.stack || String(error)); process.exit(1); }
+  process.stdout.write(JSON.stringify(result));
+});
+`;
+
+export interface LoadOptions {
+  url: string;
+  headers?: Record<string, string>;
+  connections: number;
+  durationSec: number;
+}
+
+export interface LoadResult {
+  /** Average of autocannon's per-second samples. */
+  requestsPerSec: number;
+  totalRequests: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyMaxMs: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  durationSec: number;
+}
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+}
+
+/** One autocannon run in a child process; resolves when the child has exited. */
+export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const load = {
+    url: options.url,
+    headers: options.headers ?? {},
+    connections: options.connections,
+    duration: options.durationSec,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', CHILD], {
+      env: { ...process.env, BENCH_AUTOCANNON: AUTOCANNON, BENCH_LOAD: JSON.stringify(load) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      err += chunk;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.trim()}`));
+      try {
+        const r = JSON.parse(out) as AutocannonResult;
+        resolve({
+          requestsPerSec: r.requests.average,
+          totalRequests: r.requests.total,
+          latencyP50Ms: r.latency.p50,
+          latencyP99Ms: r.latency.p99,
+          latencyMaxMs: r.latency.max,
+          non2xx: r.non2xx,
+          errors: r.errors,
+          timeouts: r.timeouts,
+          durationSec: r.duration,
+        });
+      } catch (error) {
+        reject(new Error(`autocannon printed no result (${String(error)}): ${out.slice(0, 500)} ${err}`));
+      }
+    });
+  });
+}
+
+export interface MeasuredLoad extends LoadResult {
+  /** CPU time (user + system) of this (server) process per request, in microseconds. */
+  serverCpuUsPerRequest: number;
+  serverCpuUserUsPerRequest: number;
+  serverCpuSystemUsPerRequest: number;
+  /** The machine's 1-minute load average just before the warm-up: other work competing for the CPUs. */
+  loadAverageBefore: number;
+  /** Event-loop utilisation of this (server) process over the measured run, 0..1. */
+  serverEventLoopUtilization: number;
+}
+
+/**
+ * A warm-up run whose figures are discarded, then the measured run, during which this process's CPU
+ * time and event-loop utilisation are recorded (the server under test runs in this process). Any
+ * non-2xx answer, error or timeout fails the benchmark: a fast 429 or 500 is not throughput.
+ */
+export async function warmUpAndMeasure(
+  options: Omit<LoadOptions, 'durationSec'> & { warmupSec: number; durationSec: number },
+): Promise<MeasuredLoad> {
+  const check = (label: string, r: LoadResult) => {
+    if (r.non2xx || r.errors || r.timeouts) {
+      throw new Error(
+        `${label} against ${options.url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`,
+      );
+    }
+  };
+  const loadAverageBefore = os.loadavg()[0] ?? 0;
+  if (options.warmupSec > 0) check('warm-up', await runLoad({ ...options, durationSec: options.warmupSec }));
+  const cpuBefore = process.cpuUsage();
+  const eluBefore = performance.eventLoopUtilization();
+  const result = await runLoad(options);
+  const cpu = process.cpuUsage(cpuBefore);
+  const elu = performance.eventLoopUtilization(eluBefore);
+  check('measured run', result);
+  const requests = Math.max(1, result.totalRequests);
+  return {
+    ...result,
+    serverCpuUsPerRequest: (cpu.user + cpu.system) / requests,
+    serverCpuUserUsPerRequest: cpu.user / requests,
+    serverCpuSystemUsPerRequest: cpu.system / requests,
+    loadAverageBefore,
+    serverEventLoopUtilization: elu.utilization,
+  };
+}

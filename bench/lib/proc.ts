@@ -1,0 +1,108 @@
+import fs from 'node:fs';
+
+/** Linux /proc readings: process trees and their resident memory. */
+
+/** pid → parent pid for every process visible in /proc. */
+export function parentTable(): Map<number, number> {
+  const table = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      table.set(Number(entry), Number(fields[1]));
+    } catch {
+      // The process exited while we were reading.
+    }
+  }
+  return table;
+}
+
+/** The pid and all its descendants that are alive now. */
+export function processTree(root: number, table = parentTable()): number[] {
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of table) children.set(ppid, [...(children.get(ppid) ?? []), pid]);
+  const tree: number[] = [];
+  const queue = table.has(root) ? [root] : [];
+  while (queue.length) {
+    const pid = queue.shift() as number;
+    tree.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+function statusField(pid: number, file: string, field: string): number {
+  try {
+    const match = fs
+      .readFileSync(`/proc/${pid}/${file}`, 'utf8')
+      .match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export interface Memory {
+  pids: number[];
+  /** Sum of VmRSS (kB): counts shared pages (PostgreSQL's shared buffers, libraries) once per process. */
+  rssKb: number;
+  /** Sum of Pss (kB): shared pages divided among their sharers, so the sum is what the tree really holds. */
+  pssKb: number;
+}
+
+export function memoryOf(pids: Iterable<number>): Memory {
+  const list = [...new Set(pids)];
+  return {
+    pids: list,
+    rssKb: list.reduce((sum, pid) => sum + statusField(pid, 'status', 'VmRSS'), 0),
+    pssKb: list.reduce((sum, pid) => sum + statusField(pid, 'smaps_rollup', 'Pss'), 0),
+  };
+}
+
+/** The postmaster's pid from PGDATA/postmaster.pid, if the file is there. */
+export function postmasterPid(pgdata: string): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(`${pgdata}/postmaster.pid`, 'utf8').split('\n')[0]);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Alive and not a zombie (an exited child nobody has reaped yet still answers kill 0). */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return !isAlive(pid);
+}
+
+/**
+ * Last resort for a process we started that did not stop when asked: its PostgreSQL (if any) gets a
+ * fast shutdown first, then every remaining process of its tree is killed, children included (killing
+ * only a launcher such as tsx would orphan the real server).
+ */
+export async function forceStopTree(root: number, pgdata?: string): Promise<void> {
+  const postmaster = pgdata ? postmasterPid(pgdata) : undefined;
+  if (postmaster && isAlive(postmaster)) {
+    try {
+      process.kill(postmaster, 'SIGINT');
+    } catch {}
+    await waitUntilGone(postmaster, 30_000);
+  }
+  for (const pid of processTree(root).reverse()) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+}

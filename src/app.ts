@@ -1,0 +1,144 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import {
+  type CategoriesService,
+  categoriesRoutes,
+  createCategoriesService,
+  createProductsService,
+  type ProductsService,
+  productsRoutes,
+} from './modules/catalog/index.js';
+import { type CustomersService, createCustomersService, customersRoutes } from './modules/customers/index.js';
+import { createInventoryService, type InventoryService, inventoryRoutes } from './modules/inventory/index.js';
+import {
+  createMediaStorage,
+  localMediaRoot,
+  type MediaStorage,
+  mediaRoutes,
+  rehostImages,
+} from './modules/media/index.js';
+import { storefrontRoutes } from './modules/storefront/storefront.routes.js';
+import { createStoresService, type StoresService } from './modules/stores/index.js';
+import type { Db } from './platform/db/database.js';
+import { installIdempotency } from './platform/http/idempotency.js';
+import { installMerchantAuth } from './platform/http/merchant-auth.js';
+import type { RateLimitStore } from './platform/http/rate-limit.js';
+import { createHttpServer } from './platform/http/server.js';
+import { createMetrics, installRequestMetrics, type Metrics } from './platform/metrics.js';
+import { createSafeFetch } from './platform/net/safe-fetch.js';
+import { operationsRoutes } from './platform/operations.routes.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  rateLimitStore: RateLimitStore;
+}
+
+export interface Services {
+  stores: StoresService;
+  customers: CustomersService;
+  inventory: InventoryService;
+  products: ProductsService;
+  categories: CategoriesService;
+}
+
+export interface App {
+  server: FastifyInstance;
+  mediaStorage: MediaStorage;
+  services: Services;
+  metrics: Metrics;
+}
+
+/** The composition root: platform plugins first, then each module's routes, listed explicitly. */
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const { config, db } = deps;
+  const server = createHttpServer(deps.logger as FastifyBaseLogger);
+
+  const metrics = createMetrics();
+  const storage = createMediaStorage({
+    driver: config.media.driver,
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+    s3: config.media.s3,
+  });
+  const imageFetch = createSafeFetch({
+    allowPrivateUrls: config.allowPrivateUrls,
+    userAgent: 'Emporium-Images/1',
+  });
+  server.addHook('onClose', async () => {
+    await imageFetch.close();
+    await storage.close();
+  });
+  const stores = createStoresService(db, deps.logger);
+  const inventory = createInventoryService(db);
+  const services: Services = {
+    stores,
+    customers: createCustomersService(db),
+    inventory,
+    products: createProductsService({
+      db,
+      stores,
+      inventory,
+      media: {
+        rehostImages: (urls) => rehostImages(urls, { storage, fetch: imageFetch, logger: deps.logger }),
+      },
+    }),
+    categories: createCategoriesService(db),
+  };
+
+  installRequestMetrics(server, metrics);
+
+  await server.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Emporium API',
+        version: '1.0.0',
+        description:
+          'Merchant REST API (`/api/v1`, header `X-API-Key`), storefront, customer and mobile endpoints of Emporium.',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await server.register(swaggerUi, { routePrefix: '/docs' });
+
+  await server.register(operationsRoutes, { db, metrics });
+
+  if (config.media.driver === 'local') {
+    await server.register(mediaRoutes, { root: localMediaRoot(config.dataDir) });
+  }
+
+  const merchantAuth = {
+    resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
+    rateLimit: { store: deps.rateLimitStore, perMinute: config.rateLimitPerMinute },
+  };
+  await server.register(
+    async (v1) => {
+      installMerchantAuth(v1, merchantAuth);
+      installIdempotency(v1, db);
+      await v1.register(customersRoutes, { customers: services.customers });
+      await v1.register(productsRoutes, { products: services.products });
+      await v1.register(categoriesRoutes, { categories: services.categories });
+      await v1.register(inventoryRoutes, { inventory: services.inventory });
+    },
+    { prefix: '/api/v1' },
+  );
+  await server.register(storefrontRoutes, {
+    prefix: '/api/storefront',
+    stores: services.stores,
+    products: services.products,
+    categories: services.categories,
+    merchantAuth,
+  });
+
+  await server.ready();
+  return { server, services, metrics, mediaStorage: storage };
+}

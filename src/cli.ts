@@ -1,0 +1,266 @@
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import pino, { type Logger } from 'pino';
+import { buildApp } from './app.js';
+import { progressBar } from './cli-progress.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './platform/db/database.js';
+import { EmbeddedClusterError } from './platform/db/embedded.js';
+import { migrateToLatest } from './platform/db/migrate.js';
+import { AppError, notFound, toAppError } from './platform/http/errors.js';
+import { MemoryRateLimitStore } from './platform/http/rate-limit.js';
+import { isUuid } from './platform/ids.js';
+import { createLogger, loggerOptions } from './platform/log.js';
+import { openRuntime } from './runtime.js';
+import { seedStore } from './seed/seed.js';
+import { serve } from './server.js';
+
+const USAGE = `Usage: emporium <command> [options]   (all commands accept --json)
+
+  serve [--port N] [--no-worker]      run the HTTP server
+  migrate                             apply pending database migrations
+  store create --slug S --name N [--currency USD] [--timezone UTC]
+  user create --email E --password P --store S
+  api-key create --store S --scopes a,b|all [--name N]
+  api-key list --store S
+  api-key revoke --id ID
+  seed --store S [--products N] [--customers N]   demo data, with a progress bar
+  openapi                             print the OpenAPI 3.1 document
+`;
+
+class UsageError extends Error {}
+
+type Flags = Record<string, string | boolean | undefined>;
+
+function required(flags: Flags, name: string): string {
+  const value = flags[name];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function count(flags: Flags, name: string, fallback: number): number {
+  const value = flags[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !/^\d+$/.test(value))
+    throw new UsageError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+function output(json: boolean, data: unknown, human: string) {
+  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human}\n`);
+}
+
+/** Runs `work` with the app's services over the configured database, then closes everything. */
+async function withServices<T>(
+  config: Config,
+  logger: Logger,
+  work: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<T>,
+): Promise<T> {
+  const runtime = await openRuntime(config, logger, { migrate: true, poolSize: 4 });
+  try {
+    const app = await buildApp({
+      config,
+      db: runtime.database.db,
+      logger,
+      rateLimitStore: runtime.rateLimitStore,
+    });
+    try {
+      return await work(app);
+    } finally {
+      await app.server.close();
+    }
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function run(argv: string[]): Promise<void> {
+  const { values: flags, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h' },
+      port: { type: 'string' },
+      'no-worker': { type: 'boolean' },
+      slug: { type: 'string' },
+      name: { type: 'string' },
+      currency: { type: 'string' },
+      timezone: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      store: { type: 'string' },
+      scopes: { type: 'string' },
+      id: { type: 'string' },
+      customers: { type: 'string' },
+      products: { type: 'string' },
+    },
+  });
+  const json = flags.json === true;
+  const [command, sub] = positionals;
+  if (flags.help || !command) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const config = loadConfig();
+  // CLI commands log warnings only, and to stderr: stdout carries their result (--json).
+  const logger =
+    command === 'serve' ? createLogger(config.logLevel) : pino(loggerOptions('warn'), pino.destination(2));
+
+  const hasSubcommand = ['store', 'user', 'api-key'].includes(command);
+  switch (hasSubcommand ? `${command} ${sub ?? ''}` : command) {
+    case 'serve': {
+      const port = flags.port === undefined ? undefined : count(flags, 'port', config.port);
+      await serve(config, logger, { port, worker: flags['no-worker'] !== true });
+      return;
+    }
+    case 'migrate': {
+      const runtime = await openRuntime(config, logger, { migrate: false, poolSize: 2 });
+      try {
+        const { applied } = await migrateToLatest(runtime.database.db);
+        output(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
+      } finally {
+        await runtime.close();
+      }
+      return;
+    }
+    case 'store create': {
+      const store = await withServices(config, logger, (app) =>
+        app.services.stores.createStore({
+          slug: required(flags, 'slug'),
+          name: required(flags, 'name'),
+          currency: flags.currency as string | undefined,
+          timezone: flags.timezone as string | undefined,
+        }),
+      );
+      const data = { store: { id: store.id, slug: store.slug, name: store.name } };
+      output(json, data, `created store ${store.slug} (${store.id})`);
+      return;
+    }
+    case 'user create': {
+      const user = await withServices(config, logger, (app) =>
+        app.services.stores.createAdminUser({
+          email: required(flags, 'email'),
+          password: required(flags, 'password'),
+          storeSlug: required(flags, 'store'),
+        }),
+      );
+      output(
+        json,
+        { user: { id: user.id, email: user.email, store_id: user.store_id } },
+        `created user ${user.email}`,
+      );
+      return;
+    }
+    case 'api-key create': {
+      const scopesFlag = required(flags, 'scopes');
+      const scopes = scopesFlag === 'all' ? 'all' : scopesFlag.split(',').map((s) => s.trim());
+      const key = await withServices(config, logger, async (app) => {
+        const store = await app.services.stores.requireStoreBySlug(required(flags, 'store'));
+        return app.services.stores.createApiKey(store.id, { name: flags.name as string | undefined, scopes });
+      });
+      output(
+        json,
+        { key: key.key, id: key.id, scopes: key.scopes },
+        `API key ${key.id} (shown once, keep it):\n  ${key.key}\nscopes: ${key.scopes.join(', ')}`,
+      );
+      return;
+    }
+    case 'api-key list': {
+      const rows = await withServices(config, logger, async (app) => {
+        const store = await app.services.stores.requireStoreBySlug(required(flags, 'store'));
+        return app.services.stores.listApiKeys(store.id);
+      });
+      const keys = rows.map((k) => ({
+        id: k.id,
+        name: k.name,
+        prefix: k.key_prefix,
+        scopes: k.scopes,
+        created_at: k.created_at.toISOString(),
+        last_used_at: k.last_used_at?.toISOString() ?? null,
+        revoked_at: k.revoked_at?.toISOString() ?? null,
+      }));
+      const human = keys
+        .map(
+          (k) =>
+            `${k.id}  ${k.prefix}…  ${k.revoked_at ? 'revoked' : 'active '}  ${k.name}  [${k.scopes.join(',')}]`,
+        )
+        .join('\n');
+      output(json, { keys }, human || 'no API keys');
+      return;
+    }
+    case 'api-key revoke': {
+      const id = required(flags, 'id');
+      // A malformed id names no key: the same answer as an unknown one (and as the HTTP API).
+      if (!isUuid(id)) throw notFound('API key');
+      await withServices(config, logger, (app) => app.services.stores.revokeApiKeyById(id));
+      output(json, { revoked: id }, `revoked ${id}`);
+      return;
+    }
+    case 'seed': {
+      const customers = count(flags, 'customers', 100);
+      const products = count(flags, 'products', 50);
+      const result = await withServices(config, logger, (app) =>
+        seedStore(app.services, app.mediaStorage, {
+          storeSlug: required(flags, 'store'),
+          customers,
+          products,
+          onProgress: progressBar(!json && process.stderr.isTTY !== false),
+        }),
+      );
+      output(
+        json,
+        result,
+        `seeded ${result.store.slug}: ${result.products} products, ${result.customers} customers`,
+      );
+      return;
+    }
+    case 'openapi': {
+      // The document comes from the route schemas alone; the pool never connects.
+      const database = openDatabase('postgres://openapi@127.0.0.1:1/openapi');
+      const app = await buildApp({
+        config,
+        db: database.db,
+        logger,
+        rateLimitStore: new MemoryRateLimitStore(),
+      });
+      process.stdout.write(`${JSON.stringify(app.server.swagger(), null, 2)}\n`);
+      await app.server.close();
+      await database.close();
+      return;
+    }
+    default:
+      throw new UsageError(`unknown command "${positionals.join(' ')}"\n\n${USAGE}`);
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  const json = process.argv.includes('--json');
+  let message: string;
+  let code = 'error';
+  // Constraint violations (duplicate slug or e-mail) get the same code and message as over HTTP.
+  const mapped = error instanceof pg.DatabaseError ? toAppError(error) : error;
+  if (mapped instanceof AppError && mapped.statusCode < 500) {
+    message = mapped.message;
+    code = mapped.code;
+  } else if (error instanceof AppError) {
+    message = error.message;
+    code = error.code;
+  } else if (
+    error instanceof UsageError ||
+    error instanceof ConfigError ||
+    error instanceof EmbeddedClusterError
+  ) {
+    message = error.message;
+    code = error instanceof UsageError ? 'usage' : 'config';
+  } else if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    message = error.message;
+    code = 'usage';
+  } else {
+    message = error instanceof Error ? error.message : String(error);
+  }
+  if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+  process.stderr.write(`emporium: ${message}\n`);
+  process.exit(code === 'usage' ? 2 : 1);
+});

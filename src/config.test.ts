@@ -1,0 +1,122 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  // toMatchObject: other modules add their own settings; these are the contract's.
+  it('applies the documented defaults to an empty environment', () => {
+    expect(loadConfig({})).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:3000',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      smtpUrl: undefined,
+      appSecret: undefined,
+      rateLimitPerMinute: 100,
+      webhookRetrySchedule: [60, 300, 1800, 7200, 21600, 43200, 86400],
+      webhookTimeoutMs: 10_000,
+      webhookDisableAfterHours: 120,
+      allowPrivateUrls: false,
+      logLevel: 'info',
+      production: false,
+    });
+  });
+
+  it('treats empty and blank variables as unset', () => {
+    expect(loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: '  ', DATABASE_URL: '' })).toMatchObject({
+      port: 3000,
+      rateLimitPerMinute: 100,
+      databaseUrl: undefined,
+    });
+  });
+
+  it('reads valid values', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/emporium',
+      DATABASE_URL: 'postgresql://app@db:5432/shop',
+      REDIS_URL: 'redis://cache:6379',
+      SMTP_URL: 'smtp://mail:25',
+      APP_SECRET: 'x'.repeat(32),
+      RATE_LIMIT_PER_MINUTE: ' 5 ',
+      WEBHOOK_RETRY_SCHEDULE: '1, 2,3',
+      WEBHOOK_TIMEOUT_MS: '2500',
+      WEBHOOK_DISABLE_AFTER_HOURS: '1',
+      ALLOW_PRIVATE_URLS: 'TRUE',
+      LOG_LEVEL: 'debug',
+      NODE_ENV: 'production',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      publicUrl: 'http://localhost:8080',
+      dataDir: '/var/lib/emporium',
+      databaseUrl: 'postgresql://app@db:5432/shop',
+      redisUrl: 'redis://cache:6379',
+      smtpUrl: 'smtp://mail:25',
+      rateLimitPerMinute: 5,
+      webhookRetrySchedule: [1, 2, 3],
+      webhookTimeoutMs: 2500,
+      webhookDisableAfterHours: 1,
+      allowPrivateUrls: true,
+      logLevel: 'debug',
+      production: true,
+    });
+  });
+
+  it('drops trailing slashes from PUBLIC_URL', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://shop.example.com/' }).publicUrl).toBe(
+      'https://shop.example.com',
+    );
+  });
+
+  it.each(['true', '1', 'yes', 'false', '0', 'no'])('accepts ALLOW_PRIVATE_URLS=%s', (raw) => {
+    expect(loadConfig({ ALLOW_PRIVATE_URLS: raw }).allowPrivateUrls).toBe(['true', '1', 'yes'].includes(raw));
+  });
+
+  it('lets overrides win over the environment', () => {
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '50' }, { rateLimitPerMinute: 5 }).rateLimitPerMinute).toBe(5);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['RATE_LIMIT_PER_MINUTE', 'many'],
+    ['WEBHOOK_TIMEOUT_MS', '10'],
+    ['WEBHOOK_DISABLE_AFTER_HOURS', '0'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'not a url'],
+    ['REDIS_URL', 'http://cache:6379'],
+    ['PUBLIC_URL', 'ftp://shop.example.com'],
+    ['SMTP_URL', 'mailto:someone@example.com'],
+    ['WEBHOOK_RETRY_SCHEDULE', '1,a'],
+    ['WEBHOOK_RETRY_SCHEDULE', '1,,2'],
+    ['LOG_LEVEL', 'loud'],
+    ['ALLOW_PRIVATE_URLS', 'maybe'],
+    ['APP_SECRET', 'too-short'],
+  ])('rejects %s=%s with a ConfigError naming it, on one line', (variable, raw) => {
+    let error: unknown;
+    try {
+      loadConfig({ [variable]: raw });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const configError = error as ConfigError;
+    expect(configError.variable).toBe(variable);
+    expect(configError.message.startsWith(`${variable}: `)).toBe(true);
+    expect(configError.message).not.toContain('\n');
+  });
+
+  it('accepts the edges of the ranges', () => {
+    expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '1' }).rateLimitPerMinute).toBe(1);
+    expect(loadConfig({ APP_SECRET: 'x'.repeat(32) }).appSecret).toHaveLength(32);
+  });
+});

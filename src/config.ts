@@ -1,0 +1,145 @@
+import path from 'node:path';
+
+/** Typed configuration read from the environment once, at start. */
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  appSecret: string | undefined;
+  rateLimitPerMinute: number;
+  webhookRetrySchedule: number[];
+  webhookTimeoutMs: number;
+  webhookDisableAfterHours: number;
+  allowPrivateUrls: boolean;
+  logLevel: string;
+  production: boolean;
+  media: MediaConfig;
+}
+
+export interface MediaConfig {
+  driver: 'local' | 's3';
+  s3?: { bucket: string; endpoint?: string; region: string; publicUrl: string };
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function value(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = value(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = value(env, name);
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Reads and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const schedule = value(env, 'WEBHOOK_RETRY_SCHEDULE') ?? '60,300,1800,7200,21600,43200,86400';
+  const webhookRetrySchedule = schedule.split(',').map((part) => {
+    const s = part.trim();
+    if (!/^\d+$/.test(s)) {
+      throw new ConfigError(
+        'WEBHOOK_RETRY_SCHEDULE',
+        `must be comma-separated whole seconds, got "${schedule}"`,
+      );
+    }
+    return Number(s);
+  });
+  const logLevel = value(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const appSecret = value(env, 'APP_SECRET');
+  if (appSecret !== undefined && appSecret.length < 32) {
+    throw new ConfigError('APP_SECRET', 'must be at least 32 characters long');
+  }
+  const driver = value(env, 'MEDIA_DRIVER') ?? 'local';
+  if (driver !== 'local' && driver !== 's3')
+    throw new ConfigError('MEDIA_DRIVER', `must be local or s3, got "${driver}"`);
+  let media: MediaConfig = { driver };
+  if (driver === 's3') {
+    const need = (name: string) => {
+      const v = value(env, name);
+      if (!v) throw new ConfigError(name, 'is required when MEDIA_DRIVER=s3');
+      return v;
+    };
+    media = {
+      driver,
+      s3: {
+        bucket: need('S3_BUCKET'),
+        region: value(env, 'S3_REGION') ?? value(env, 'AWS_REGION') ?? 'us-east-1',
+        endpoint: url(env, 'S3_ENDPOINT', ['http:', 'https:']),
+        publicUrl: (url(env, 'S3_PUBLIC_URL', ['http:', 'https:']) ?? need('S3_PUBLIC_URL')).replace(
+          /\/+$/,
+          '',
+        ),
+      },
+    };
+  }
+  const config: Config = {
+    port,
+    host: value(env, 'HOST') ?? '0.0.0.0',
+    publicUrl: (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(
+      /\/+$/,
+      '',
+    ),
+    dataDir: path.resolve(value(env, 'DATA_DIR') ?? './data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    appSecret,
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
+    webhookRetrySchedule,
+    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
+    webhookDisableAfterHours: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 100_000),
+    allowPrivateUrls: boolean(env, 'ALLOW_PRIVATE_URLS', false),
+    logLevel,
+    production: value(env, 'NODE_ENV') === 'production',
+    media,
+  };
+  return { ...config, ...overrides };
+}

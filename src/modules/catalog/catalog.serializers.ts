@@ -1,0 +1,126 @@
+import { toDecimalString } from '../../platform/money.js';
+import type { CategoryRow } from './categories.repository.js';
+import type { ProductDetails, ProductRow, VariantRow } from './products.repository.js';
+
+const money = (minor: number | null, decimals: number) =>
+  minor === null ? null : toDecimalString(minor, decimals);
+
+function images(details: ProductDetails) {
+  const list = details.media.filter((m) => m.media_type === 'image');
+  const primaryIndex = Math.max(
+    0,
+    list.findIndex((m) => m.is_primary),
+  );
+  return list.map((m, i) => ({
+    id: m.id,
+    url: m.url,
+    alt: m.alt,
+    isPrimary: i === primaryIndex,
+    position: m.position,
+  }));
+}
+
+function variant(v: VariantRow, decimals: number) {
+  return {
+    id: v.id,
+    title: v.title,
+    sku: v.sku,
+    price: toDecimalString(v.price, decimals),
+    compare_price: money(v.compare_price, decimals),
+    inventory: v.inventory,
+    options: v.options,
+  };
+}
+
+/** Merchant view (/api/v1): snake_case, prices as decimal strings. */
+export function productForMerchant(row: ProductRow, details: ProductDetails, decimals: number) {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    status: row.status,
+    price: toDecimalString(row.price, decimals),
+    compare_price: money(row.compare_price, decimals),
+    sku: row.sku,
+    inventory: row.inventory,
+    track_inventory: row.track_inventory,
+    low_stock_threshold: row.low_stock_threshold,
+    category_ids: details.categoryIds,
+    images: images(details).map(({ isPrimary, ...rest }) => ({ ...rest, is_primary: isPrimary })),
+    media: details.media
+      .filter((m) => m.media_type === 'video')
+      .map((m) => ({ id: m.id, url: m.url, media_type: 'video' as const })),
+    options: row.options,
+    variants: details.variants.map((v) => variant(v, decimals)),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+const inStock = (inventory: number, tracked: boolean) => !tracked || inventory > 0;
+
+/** Storefront list item (camelCase). */
+export function productSummaryForStorefront(row: ProductRow, image: string | undefined, decimals: number) {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    price: toDecimalString(row.price, decimals),
+    comparePrice: money(row.compare_price, decimals),
+    image: image ?? null,
+    inStock: inStock(row.inventory, row.track_inventory),
+  };
+}
+
+/** Storefront product page: `{ product, variants, images }`. */
+export function productPageForStorefront(row: ProductRow, details: ProductDetails, decimals: number) {
+  return {
+    product: {
+      id: row.id,
+      name: row.name,
+      slug: row.slug,
+      description: row.description,
+      price: toDecimalString(row.price, decimals),
+      comparePrice: money(row.compare_price, decimals),
+      sku: row.sku,
+      inStock: inStock(row.inventory, row.track_inventory),
+      options: row.options,
+      categoryIds: details.categoryIds,
+      videos: details.media.filter((m) => m.media_type === 'video').map((m) => ({ id: m.id, url: m.url })),
+    },
+    variants: details.variants.map((v) => ({
+      id: v.id,
+      title: v.title,
+      sku: v.sku,
+      price: toDecimalString(v.price, decimals),
+      comparePrice: money(v.compare_price, decimals),
+      inStock: inStock(v.inventory, row.track_inventory),
+      options: v.options,
+    })),
+    images: images(details),
+  };
+}
+
+export function categoryForMerchant(row: CategoryRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    description: row.description,
+    parent_id: row.parent_id,
+    position: row.position,
+    product_count: row.product_count,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export function categoryForStorefront(row: CategoryRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    slug: row.slug,
+    parentId: row.parent_id,
+    productCount: row.product_count,
+  };
+}

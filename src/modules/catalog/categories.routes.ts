@@ -1,0 +1,95 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { Category, CategoryCreateBody, CategoryListQuery, CategoryUpdateBody } from './catalog.schemas.js';
+import { categoryForMerchant } from './catalog.serializers.js';
+import type { CategoriesService } from './categories.service.js';
+
+export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: CategoriesService }> = async (
+  app,
+  { categories },
+) => {
+  app.get(
+    '/categories',
+    {
+      config: { scope: 'products:read' },
+      schema: {
+        tags: ['Categories'],
+        summary: 'List categories (by position, then name)',
+        querystring: CategoryListQuery,
+        response: { 200: ListEnvelope(Category) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const parent = request.query.parent_id;
+      const { rows, total } = await categories.list(request.ctx.storeId, page, {
+        parentId: parent === undefined ? undefined : parent === 'root' ? null : parent,
+      });
+      return listEnvelope(rows.map(categoryForMerchant), page, total);
+    },
+  );
+
+  app.post(
+    '/categories',
+    {
+      config: { scope: 'products:write' },
+      schema: {
+        tags: ['Categories'],
+        summary: 'Create a category',
+        body: CategoryCreateBody,
+        response: { 201: DataEnvelope(Category) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(201).send({ data: categoryForMerchant(await categories.create(request.ctx, request.body)) }),
+  );
+
+  app.get(
+    '/categories/:id',
+    {
+      config: { scope: 'products:read' },
+      schema: {
+        tags: ['Categories'],
+        summary: 'Get a category',
+        params: IdParams,
+        response: { 200: DataEnvelope(Category) },
+      },
+    },
+    async (request) => ({ data: categoryForMerchant(await categories.get(request.ctx, request.params.id)) }),
+  );
+
+  app.patch(
+    '/categories/:id',
+    {
+      config: { scope: 'products:write' },
+      schema: {
+        tags: ['Categories'],
+        summary: 'Update a category',
+        params: IdParams,
+        body: CategoryUpdateBody,
+        response: { 200: DataEnvelope(Category) },
+      },
+    },
+    async (request) => ({
+      data: categoryForMerchant(await categories.update(request.ctx, request.params.id, request.body)),
+    }),
+  );
+
+  app.delete(
+    '/categories/:id',
+    {
+      config: { scope: 'products:write' },
+      schema: {
+        tags: ['Categories'],
+        summary: 'Delete a category (its products stay; sub-categories move to the top level)',
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await categories.remove(request.ctx, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,271 @@
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import { containsPattern } from '../../platform/db/like.js';
+import type {
+  ProductMediaTable,
+  ProductStatus,
+  ProductsTable,
+  ProductVariantsTable,
+} from './catalog.tables.js';
+
+export type ProductRow = Selectable<ProductsTable>;
+export type VariantRow = Selectable<ProductVariantsTable>;
+export type MediaRow = Selectable<ProductMediaTable>;
+
+export interface ProductDetails {
+  variants: VariantRow[];
+  media: MediaRow[];
+  categoryIds: string[];
+}
+
+export interface ProductFilter {
+  status?: ProductStatus;
+  categoryId?: string;
+  categorySlug?: string;
+  q?: string;
+}
+
+export type ProductSort = 'newest' | 'price_asc' | 'price_desc' | 'name';
+
+function filtered(db: Executor, storeId: string, filter: ProductFilter) {
+  let query = db.selectFrom('products').where('products.store_id', '=', storeId);
+  if (filter.status) query = query.where('products.status', '=', filter.status);
+  if (filter.categoryId) {
+    const categoryId = filter.categoryId;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('product_categories as pc')
+          .select(sql`1`.as('one'))
+          .whereRef('pc.product_id', '=', 'products.id')
+          .where('pc.category_id', '=', categoryId),
+      ),
+    );
+  }
+  if (filter.categorySlug) {
+    const slug = filter.categorySlug;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('product_categories as pc')
+          .innerJoin('categories as c', 'c.id', 'pc.category_id')
+          .select(sql`1`.as('one'))
+          .whereRef('pc.product_id', '=', 'products.id')
+          .where('c.store_id', '=', storeId)
+          .where('c.slug', '=', slug),
+      ),
+    );
+  }
+  if (filter.q) {
+    const pattern = containsPattern(filter.q);
+    query = query.where((eb) =>
+      eb.or([eb('products.name', 'ilike', pattern), eb('products.sku', 'ilike', pattern)]),
+    );
+  }
+  return query;
+}
+
+export async function listProducts(
+  db: Executor,
+  storeId: string,
+  filter: ProductFilter,
+  page: { offset: number; limit: number },
+  sort: ProductSort = 'newest',
+): Promise<{ rows: ProductRow[]; total: number }> {
+  let rowsQuery = filtered(db, storeId, filter).selectAll('products');
+  switch (sort) {
+    case 'price_asc':
+      rowsQuery = rowsQuery.orderBy('products.price', 'asc').orderBy('products.id', 'asc');
+      break;
+    case 'price_desc':
+      rowsQuery = rowsQuery.orderBy('products.price', 'desc').orderBy('products.id', 'desc');
+      break;
+    case 'name':
+      rowsQuery = rowsQuery.orderBy(sql`lower(products.name)`, 'asc').orderBy('products.id', 'asc');
+      break;
+    default:
+      rowsQuery = rowsQuery.orderBy('products.created_at', 'desc').orderBy('products.id', 'desc');
+  }
+  const [rows, count] = await Promise.all([
+    rowsQuery.limit(page.limit).offset(page.offset).execute(),
+    filtered(db, storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export function findProduct(
+  db: Executor,
+  storeId: string,
+  id: string,
+  options: { forUpdate?: boolean } = {},
+) {
+  let query = db.selectFrom('products').selectAll().where('store_id', '=', storeId).where('id', '=', id);
+  if (options.forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export function findProductBySlug(db: Executor, storeId: string, slug: string, status?: ProductStatus) {
+  let query = db.selectFrom('products').selectAll().where('store_id', '=', storeId).where('slug', '=', slug);
+  if (status) query = query.where('status', '=', status);
+  return query.executeTakeFirst();
+}
+
+export async function slugTaken(
+  db: Executor,
+  storeId: string,
+  slug: string,
+  exceptId?: string,
+): Promise<boolean> {
+  let query = db.selectFrom('products').select('id').where('store_id', '=', storeId).where('slug', '=', slug);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
+/**
+ * Until the transaction ends, serialises the creations that generate a slug from the same base, so
+ * concurrent ones see each other's slug and pick distinct suffixes instead of colliding.
+ */
+export async function lockSlugBase(db: Executor, storeId: string, base: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`products:${storeId}:${base}`}))`.execute(db);
+}
+
+/** Variants, media and category ids of many products in three queries, grouped by product. */
+export async function loadDetails(db: Executor, storeId: string, productIds: string[]) {
+  const details = new Map<string, ProductDetails>(
+    productIds.map((id) => [id, { variants: [], media: [], categoryIds: [] }]),
+  );
+  if (productIds.length === 0) return details;
+  const [variants, media, categories] = await Promise.all([
+    db
+      .selectFrom('product_variants')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('product_id', 'in', productIds)
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('product_media')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('product_id', 'in', productIds)
+      .orderBy('position')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('product_categories')
+      .select(['product_id', 'category_id'])
+      .where('store_id', '=', storeId)
+      .where('product_id', 'in', productIds)
+      .orderBy('category_id')
+      .execute(),
+  ]);
+  for (const v of variants) details.get(v.product_id)?.variants.push(v);
+  for (const m of media) details.get(m.product_id)?.media.push(m);
+  for (const c of categories) details.get(c.product_id)?.categoryIds.push(c.category_id);
+  return details;
+}
+
+/** Primary image URL of each product (first image when none is marked primary). */
+export async function primaryImages(db: Executor, storeId: string, productIds: string[]) {
+  const images = new Map<string, string>();
+  if (productIds.length === 0) return images;
+  const rows = await db
+    .selectFrom('product_media')
+    .select(['product_id', 'url'])
+    .distinctOn('product_id')
+    .where('store_id', '=', storeId)
+    .where('product_id', 'in', productIds)
+    .where('media_type', '=', 'image')
+    .orderBy('product_id')
+    .orderBy('is_primary', 'desc')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) images.set(row.product_id, row.url);
+  return images;
+}
+
+export function insertProduct(db: Executor, row: Insertable<ProductsTable>) {
+  return db.insertInto('products').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function updateProduct(db: Executor, storeId: string, id: string, patch: Updateable<ProductsTable>) {
+  return db
+    .updateTable('products')
+    .set(patch)
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteProduct(db: Executor, storeId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('products')
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+export async function insertVariants(db: Executor, rows: Insertable<ProductVariantsTable>[]) {
+  if (rows.length) await db.insertInto('product_variants').values(rows).execute();
+}
+
+export function updateVariant(
+  db: Executor,
+  storeId: string,
+  id: string,
+  patch: Updateable<ProductVariantsTable>,
+) {
+  return db
+    .updateTable('product_variants')
+    .set(patch)
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteVariantsExcept(db: Executor, storeId: string, productId: string, keep: string[]) {
+  let query = db
+    .deleteFrom('product_variants')
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId);
+  if (keep.length) query = query.where('id', 'not in', keep);
+  await query.execute();
+}
+
+export async function replaceMedia(
+  db: Executor,
+  storeId: string,
+  productId: string,
+  rows: Insertable<ProductMediaTable>[],
+) {
+  await db
+    .deleteFrom('product_media')
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .execute();
+  if (rows.length) await db.insertInto('product_media').values(rows).execute();
+}
+
+export async function replaceCategories(
+  db: Executor,
+  storeId: string,
+  productId: string,
+  categoryIds: string[],
+) {
+  await db
+    .deleteFrom('product_categories')
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .execute();
+  if (categoryIds.length) {
+    await db
+      .insertInto('product_categories')
+      .values(categoryIds.map((category_id) => ({ store_id: storeId, product_id: productId, category_id })))
+      .execute();
+  }
+}

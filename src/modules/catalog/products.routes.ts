@@ -1,0 +1,96 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { Product, ProductCreateBody, ProductListQuery, ProductUpdateBody } from './catalog.schemas.js';
+import type { ProductsService } from './products.service.js';
+
+export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsService }> = async (
+  app,
+  { products },
+) => {
+  app.get(
+    '/products',
+    {
+      config: { scope: 'products:read' },
+      schema: {
+        tags: ['Products'],
+        summary: 'List products, newest first',
+        querystring: ProductListQuery,
+        response: { 200: ListEnvelope(Product) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const { status, category_id, q } = request.query;
+      const { data, total } = await products.list(request.ctx, page, { status, categoryId: category_id, q });
+      return listEnvelope(data, page, total);
+    },
+  );
+
+  app.post(
+    '/products',
+    {
+      config: { scope: 'products:write', idempotent: true },
+      schema: {
+        tags: ['Products'],
+        summary: 'Create a product (optionally re-hosting its images as WebP)',
+        description:
+          'With `download_images: true` every image is fetched (15 s, 20 MiB, image types only), converted to WebP and stored; if any fails, nothing is created (400 naming the URL). Items with `media_type: "video"` are kept as given.',
+        body: ProductCreateBody,
+        response: { 201: Type.Object({ success: Type.Literal(true), data: Product }) },
+      },
+    },
+    async (request, reply) => {
+      const data = await products.create(request.ctx, request.body);
+      return reply.code(201).send({ success: true as const, data });
+    },
+  );
+
+  app.get(
+    '/products/:id',
+    {
+      config: { scope: 'products:read' },
+      schema: {
+        tags: ['Products'],
+        summary: 'Get a product',
+        params: IdParams,
+        response: { 200: DataEnvelope(Product) },
+      },
+    },
+    async (request) => ({ data: await products.get(request.ctx, request.params.id) }),
+  );
+
+  app.patch(
+    '/products/:id',
+    {
+      config: { scope: 'products:write' },
+      schema: {
+        tags: ['Products'],
+        summary: 'Update a product',
+        description:
+          '`images` replaces the whole media list (same download rules as create). `variants` replaces the variant list: items with an `id` update that variant, items without one are added, variants left out are deleted.',
+        params: IdParams,
+        body: ProductUpdateBody,
+        response: { 200: DataEnvelope(Product) },
+      },
+    },
+    async (request) => ({ data: await products.update(request.ctx, request.params.id, request.body) }),
+  );
+
+  app.delete(
+    '/products/:id',
+    {
+      config: { scope: 'products:write' },
+      schema: {
+        tags: ['Products'],
+        summary: 'Delete a product',
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      await products.remove(request.ctx, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

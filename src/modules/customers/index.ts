@@ -1,0 +1,2 @@
+export { customersRoutes } from './customers.routes.js';
+export { type CustomersService, createCustomersService, type NewCustomer } from './customers.service.js';

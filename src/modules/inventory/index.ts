@@ -1,0 +1,3 @@
+export { inventoryRoutes } from './inventory.routes.js';
+export { createInventoryService, type InventoryService, type StockChange } from './inventory.service.js';
+export { type StockStatus, stockStatus } from './stock-status.js';

@@ -1,0 +1,112 @@
+import { type Insertable, sql } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import type { InventoryAdjustmentsTable } from './inventory.tables.js';
+
+/**
+ * The inventory module owns the stock columns (`products.inventory`, `product_variants.inventory`)
+ * and their history. Every change is one conditional UPDATE: the row lock serialises concurrent
+ * changes, and the condition refuses to take tracked stock below zero, so there is no lost update and
+ * no oversell whatever the concurrency.
+ */
+export interface ProductLevel {
+  product_id: string;
+  name: string;
+  inventory: number;
+  track_inventory: boolean;
+  threshold: number;
+}
+
+export interface VariantLevel {
+  variant_id: string;
+  product_id: string;
+  inventory: number;
+}
+
+export async function addToProduct(
+  db: Executor,
+  storeId: string,
+  productId: string,
+  delta: number,
+): Promise<ProductLevel | undefined> {
+  const result = await sql<ProductLevel>`
+    UPDATE products p SET inventory = p.inventory + ${delta}, updated_at = now()
+    WHERE p.store_id = ${storeId} AND p.id = ${productId}
+      AND (NOT p.track_inventory OR p.inventory + ${delta} >= 0)
+    RETURNING p.id AS product_id, p.name, p.inventory, p.track_inventory,
+      COALESCE(p.low_stock_threshold, (SELECT s.low_stock_threshold FROM stores s WHERE s.id = p.store_id)) AS threshold`.execute(
+    db,
+  );
+  return result.rows[0];
+}
+
+export async function addToVariant(
+  db: Executor,
+  storeId: string,
+  variantId: string,
+  delta: number,
+): Promise<VariantLevel | undefined> {
+  const result = await sql<VariantLevel>`
+    UPDATE product_variants v SET inventory = v.inventory + ${delta}, updated_at = now()
+    FROM products p
+    WHERE v.store_id = ${storeId} AND v.id = ${variantId} AND p.id = v.product_id
+      AND (NOT p.track_inventory OR v.inventory + ${delta} >= 0)
+    RETURNING v.id AS variant_id, v.product_id, v.inventory`.execute(db);
+  return result.rows[0];
+}
+
+/**
+ * Locks the product of a variant. A variant change takes this lock before the variant's, in the
+ * same order as a product edit (product, then its variants), so the two cannot deadlock.
+ */
+export async function lockProductOfVariant(db: Executor, storeId: string, variantId: string) {
+  await sql`
+    SELECT p.id FROM products p JOIN product_variants v ON v.product_id = p.id
+    WHERE v.store_id = ${storeId} AND v.id = ${variantId}
+    FOR UPDATE OF p`.execute(db);
+}
+
+export async function productLevel(db: Executor, storeId: string, productId: string) {
+  const result = await sql<ProductLevel & { variant_count: number }>`
+    SELECT p.id AS product_id, p.name, p.inventory, p.track_inventory,
+      COALESCE(p.low_stock_threshold, s.low_stock_threshold) AS threshold,
+      (SELECT count(*)::int FROM product_variants v WHERE v.product_id = p.id) AS variant_count
+    FROM products p JOIN stores s ON s.id = p.store_id
+    WHERE p.store_id = ${storeId} AND p.id = ${productId}`.execute(db);
+  return result.rows[0];
+}
+
+export function variantLevels(db: Executor, storeId: string, productId: string) {
+  return db
+    .selectFrom('product_variants')
+    .select(['id', 'title', 'sku', 'inventory'])
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export function findVariant(db: Executor, storeId: string, variantId: string) {
+  return db
+    .selectFrom('product_variants')
+    .select(['id', 'product_id', 'inventory', 'title'])
+    .where('store_id', '=', storeId)
+    .where('id', '=', variantId)
+    .executeTakeFirst();
+}
+
+export async function recordAdjustment(db: Executor, row: Insertable<InventoryAdjustmentsTable>) {
+  await db.insertInto('inventory_adjustments').values(row).execute();
+}
+
+export function listAdjustments(db: Executor, storeId: string, productId: string, limit: number) {
+  return db
+    .selectFrom('inventory_adjustments')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('product_id', '=', productId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

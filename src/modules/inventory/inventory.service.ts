@@ -1,0 +1,205 @@
+import type { Db, Executor } from '../../platform/db/database.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { insufficientStock, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { isUuid, newId } from '../../platform/ids.js';
+import { recordEvent } from '../../platform/outbox.js';
+import * as repo from './inventory.repository.js';
+import type { AdjustmentSource } from './inventory.tables.js';
+import { stockCrossings, stockStatus } from './stock-status.js';
+
+export type InventoryType = 'product' | 'variant';
+
+export interface StockChange {
+  productId: string;
+  variantId?: string | null;
+  delta: number;
+  reason?: string | null;
+  source: AdjustmentSource;
+  /**
+   * false: record no low/out-of-stock event for this step. A caller making several changes in one
+   * transaction then calls recordCrossings once, so events describe the net change, not a transient.
+   */
+  events?: boolean;
+}
+
+export interface StockChangeResult {
+  productId: string;
+  variantId: string | null;
+  previous: number;
+  inventory: number;
+}
+
+export function createInventoryService(db: Db) {
+  async function recordStockEvents(
+    tx: Executor,
+    storeId: string,
+    level: repo.ProductLevel,
+    previous: number,
+  ) {
+    if (!level.track_inventory) return;
+    for (const crossing of stockCrossings(previous, level.inventory, level.threshold)) {
+      await recordEvent(tx, storeId, `product.${crossing}`, {
+        productName: level.name,
+        inventory: level.inventory,
+      });
+    }
+  }
+
+  /** Product-level consequences of a change: the new total, its history row's threshold, events. */
+  async function moveProduct(
+    tx: Executor,
+    storeId: string,
+    productId: string,
+    delta: number,
+    events: boolean,
+  ) {
+    const level = await repo.addToProduct(tx, storeId, productId, delta);
+    if (!level) {
+      const exists = await repo.productLevel(tx, storeId, productId);
+      if (!exists) throw notFound('product');
+      throw insufficientStock(`not enough stock of ${exists.name}: ${exists.inventory} left`);
+    }
+    if (events) await recordStockEvents(tx, storeId, level, level.inventory - delta);
+    return level;
+  }
+
+  /**
+   * Applies one stock change inside the caller's transaction. A variant change moves the variant and
+   * its product's total by the same delta, so the product level is always the sum of its variants.
+   */
+  async function applyChange(tx: Executor, storeId: string, change: StockChange): Promise<StockChangeResult> {
+    if (!Number.isInteger(change.delta) || change.delta === 0)
+      throw invalidRequest('adjustment must be a non-zero integer');
+    let result: StockChangeResult;
+    if (change.variantId) {
+      await repo.lockProductOfVariant(tx, storeId, change.variantId);
+      const variant = await repo.addToVariant(tx, storeId, change.variantId, change.delta);
+      if (!variant) {
+        const exists = await repo.findVariant(tx, storeId, change.variantId);
+        if (!exists) throw notFound('variant');
+        throw insufficientStock(`not enough stock of variant ${exists.title}: ${exists.inventory} left`);
+      }
+      await moveProduct(tx, storeId, variant.product_id, change.delta, change.events !== false);
+      result = {
+        productId: variant.product_id,
+        variantId: variant.variant_id,
+        previous: variant.inventory - change.delta,
+        inventory: variant.inventory,
+      };
+    } else {
+      const level = await moveProduct(tx, storeId, change.productId, change.delta, change.events !== false);
+      result = {
+        productId: level.product_id,
+        variantId: null,
+        previous: level.inventory - change.delta,
+        inventory: level.inventory,
+      };
+    }
+    await repo.recordAdjustment(tx, {
+      id: newId(),
+      store_id: storeId,
+      product_id: result.productId,
+      variant_id: result.variantId,
+      previous: result.previous,
+      adjustment: change.delta,
+      inventory: result.inventory,
+      reason: change.reason ?? null,
+      source: change.source,
+    });
+    return result;
+  }
+
+  async function view(tx: Executor, storeId: string, id: string, type: InventoryType) {
+    if (!isUuid(id)) throw notFound(type);
+    let productId = id;
+    let variant: Awaited<ReturnType<typeof repo.findVariant>>;
+    if (type === 'variant') {
+      variant = await repo.findVariant(tx, storeId, id);
+      if (!variant) throw notFound('variant');
+      productId = variant.product_id;
+    }
+    const product = await repo.productLevel(tx, storeId, productId);
+    if (!product) throw notFound('product');
+    const inventory = variant ? variant.inventory : product.inventory;
+    const variants =
+      type === 'product' && product.variant_count > 0
+        ? await repo.variantLevels(tx, storeId, productId)
+        : undefined;
+    return {
+      id,
+      type,
+      product_id: productId,
+      variant_id: variant?.id ?? null,
+      inventory,
+      track_inventory: product.track_inventory,
+      low_stock_threshold: product.threshold,
+      stock_status: stockStatus(inventory, product.track_inventory, product.threshold),
+      variant_count: product.variant_count,
+      ...(variants
+        ? {
+            variants: variants.map((v) => ({
+              id: v.id,
+              title: v.title,
+              sku: v.sku,
+              inventory: v.inventory,
+              stock_status: stockStatus(v.inventory, product.track_inventory, product.threshold),
+            })),
+          }
+        : {}),
+    };
+  }
+
+  /** Records the events of a product's net move from `previous` to its current level (see `events`). */
+  async function recordCrossings(tx: Executor, storeId: string, productId: string, previous: number) {
+    const level = await repo.productLevel(tx, storeId, productId);
+    if (level) await recordStockEvents(tx, storeId, level, previous);
+  }
+
+  return {
+    applyChange,
+    recordCrossings,
+
+    get: (ctx: RequestContext, id: string, type: InventoryType) => view(db, ctx.storeId, id, type),
+
+    async adjust(
+      ctx: RequestContext,
+      id: string,
+      input: { type: InventoryType; adjustment: number; reason?: string },
+    ) {
+      return inTransaction(db, async (tx) => {
+        const before = await view(tx, ctx.storeId, id, input.type);
+        if (input.type === 'product' && before.variant_count > 0) {
+          throw invalidRequest(
+            'this product has variants: adjust a variant (type=variant); the product level is their sum',
+          );
+        }
+        const result = await applyChange(tx, ctx.storeId, {
+          productId: before.product_id,
+          variantId: before.variant_id,
+          delta: input.adjustment,
+          reason: input.reason,
+          source: ctx.source === 'admin' ? 'admin' : 'api',
+        });
+        const after = await view(tx, ctx.storeId, id, input.type);
+        return {
+          id,
+          type: input.type,
+          previous: result.previous,
+          adjustment: input.adjustment,
+          inventory: result.inventory,
+          stock_status: after.stock_status,
+        };
+      });
+    },
+
+    async history(ctx: RequestContext, productId: string, limit = 50) {
+      // An unknown id, or one of another store, is 404 like every other read, not an empty history.
+      if (!isUuid(productId) || !(await repo.productLevel(db, ctx.storeId, productId)))
+        throw notFound('product');
+      return repo.listAdjustments(db, ctx.storeId, productId, limit);
+    },
+  };
+}
+
+export type InventoryService = ReturnType<typeof createInventoryService>;

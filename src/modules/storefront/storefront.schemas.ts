@@ -1,0 +1,94 @@
+import { type TSchema, Type } from 'typebox';
+import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
+
+export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 100 }) });
+export const ProductSlugParams = Type.Object({
+  slug: Type.String({ minLength: 1, maxLength: 100 }),
+  productSlug: Type.String({ minLength: 1, maxLength: 200 }),
+});
+
+export const StorefrontConfig = Type.Object({
+  name: Type.String(),
+  slug: Type.String(),
+  logo: Nullable(Type.String()),
+  colors: Type.Object({
+    primary: Type.String(),
+    secondary: Type.String(),
+    accent: Type.String(),
+    background: Type.String(),
+    text: Type.String(),
+  }),
+  currency: Type.String(),
+});
+
+export const StorefrontProductQuery = Type.Object({
+  ...PageQuery,
+  sort: Type.Optional(
+    Type.Union(
+      [Type.Literal('newest'), Type.Literal('price_asc'), Type.Literal('price_desc'), Type.Literal('name')],
+      {
+        default: 'newest',
+      },
+    ),
+  ),
+  category: Type.Optional(Type.String({ maxLength: 100, description: 'Category slug' })),
+  q: Type.Optional(Type.String({ maxLength: 200 })),
+});
+
+export const StorefrontProductSummary = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  price: Type.String(),
+  comparePrice: Nullable(Type.String()),
+  image: Nullable(Type.String()),
+  inStock: Type.Boolean(),
+});
+
+const Image = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  alt: Nullable(Type.String()),
+  isPrimary: Type.Boolean(),
+  position: Type.Integer(),
+});
+
+export const StorefrontProductPage = Type.Object({
+  product: Type.Object({
+    id: Type.String(),
+    name: Type.String(),
+    slug: Type.String(),
+    description: Type.String(),
+    price: Type.String(),
+    comparePrice: Nullable(Type.String()),
+    sku: Nullable(Type.String()),
+    inStock: Type.Boolean(),
+    options: Type.Array(Type.Object({ name: Type.String(), values: Type.Array(Type.String()) })),
+    categoryIds: Type.Array(Type.String()),
+    videos: Type.Array(Type.Object({ id: Type.String(), url: Type.String() })),
+  }),
+  variants: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      title: Type.String(),
+      sku: Nullable(Type.String()),
+      price: Type.String(),
+      comparePrice: Nullable(Type.String()),
+      inStock: Type.Boolean(),
+      options: Type.Record(Type.String(), Type.String()),
+    }),
+  ),
+  images: Type.Array(Image),
+});
+
+export const StorefrontCategory = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  parentId: Nullable(Type.String()),
+  productCount: Type.Integer(),
+});
+
+export const AppConfig = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Any JSON object (at most 64 KiB)',
+});

@@ -1,0 +1,51 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import type { StoresTable } from './stores.tables.js';
+
+export function insertStore(db: Executor, row: Insertable<StoresTable>) {
+  return db.insertInto('stores').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findStoreBySlug(db: Executor, slug: string) {
+  return db.selectFrom('stores').selectAll().where('slug', '=', slug).executeTakeFirst();
+}
+
+export function findStoreById(db: Executor, storeId: string) {
+  return db.selectFrom('stores').selectAll().where('id', '=', storeId).executeTakeFirst();
+}
+
+export async function countStores(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('stores')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function insertAdminUser(db: Executor, row: { id: string; email: string; password_hash: string }) {
+  return db
+    .insertInto('admin_users')
+    .values(row)
+    .returning(['id', 'email', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
+
+export function findAdminUserByEmail(db: Executor, email: string) {
+  return db
+    .selectFrom('admin_users')
+    .selectAll()
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export async function grantStoreAccess(db: Executor, storeId: string, adminUserId: string, role = 'owner') {
+  await db
+    .insertInto('admin_user_stores')
+    .values({ store_id: storeId, admin_user_id: adminUserId, role })
+    .onConflict((oc) => oc.columns(['store_id', 'admin_user_id']).doNothing())
+    .execute();
+}
+
+export async function updateStore(db: Executor, storeId: string, patch: Updateable<StoresTable>) {
+  await db.updateTable('stores').set(patch).where('id', '=', storeId).execute();
+}

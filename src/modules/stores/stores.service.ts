@@ -1,0 +1,197 @@
+import type { Logger } from 'pino';
+import type { Db } from '../../platform/db/database.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { isScope, SCOPES, type Scope } from '../../platform/http/scopes.js';
+import { newId } from '../../platform/ids.js';
+import { ApiKeyCache } from './api-key-cache.js';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
+import * as keys from './api-keys.repository.js';
+import { hashPassword } from './passwords.js';
+import * as stores from './stores.repository.js';
+
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const CURRENCY = /^[A-Z]{3}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** A key's last_used_at is written at most this often, so authentication stays read-only. */
+const TOUCH_INTERVAL_MS = 60_000;
+const STORE_CACHE_MS = 5_000;
+
+export type StoreRow = NonNullable<Awaited<ReturnType<typeof stores.findStoreById>>>;
+
+export interface CreateStoreInput {
+  slug: string;
+  name: string;
+  currency?: string;
+  timezone?: string;
+}
+
+function isTimezone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function parseScopes(input: string[] | 'all'): Scope[] {
+  if (input === 'all') return [...SCOPES];
+  const unknown = input.filter((s) => !isScope(s));
+  if (unknown.length > 0) throw invalidRequest(`unknown scope(s): ${unknown.join(', ')}`);
+  if (input.length === 0) throw invalidRequest('at least one scope is required');
+  return [...new Set(input)] as Scope[];
+}
+
+export function createStoresService(db: Db, log?: Logger) {
+  const cache = new ApiKeyCache();
+  const storeCache = new Map<string, { store: StoreRow; expiresAt: number }>();
+  const lastTouched = new Map<string, number>();
+
+  function touch(keyId: string) {
+    const now = Date.now();
+    if ((lastTouched.get(keyId) ?? 0) + TOUCH_INTERVAL_MS > now) return;
+    lastTouched.set(keyId, now);
+    keys.touchApiKey(db, keyId).catch((error) => log?.warn({ err: error }, 'could not record API key use'));
+  }
+
+  return {
+    async createStore(input: CreateStoreInput) {
+      if (!SLUG.test(input.slug)) {
+        throw invalidRequest('slug must be 1-63 lowercase letters, digits or hyphens');
+      }
+      if (!input.name.trim()) throw invalidRequest('name must not be empty');
+      const currency = (input.currency ?? 'USD').toUpperCase();
+      if (!CURRENCY.test(currency)) throw invalidRequest('currency must be a three-letter ISO 4217 code');
+      const timezone = input.timezone ?? 'UTC';
+      if (!isTimezone(timezone)) throw invalidRequest(`unknown timezone ${timezone}`);
+      const now = new Date();
+      return stores.insertStore(db, {
+        id: newId(),
+        slug: input.slug,
+        name: input.name.trim(),
+        currency,
+        timezone,
+        created_at: now,
+        updated_at: now,
+      });
+    },
+
+    async requireStoreBySlug(slug: string) {
+      const store = await stores.findStoreBySlug(db, slug);
+      if (!store) throw notFound(`store ${slug}`);
+      return store;
+    },
+
+    countStores: () => stores.countStores(db),
+
+    /** A storefront's store by slug (cached like getStore); disabled or unknown stores are 404. */
+    async getActiveStoreBySlug(slug: string): Promise<StoreRow> {
+      const key = `slug:${slug}`;
+      const cached = storeCache.get(key);
+      if (cached && cached.expiresAt > Date.now()) return cached.store;
+      const store = await stores.findStoreBySlug(db, slug);
+      if (!store || store.status !== 'active') throw notFound('store');
+      storeCache.set(key, { store, expiresAt: Date.now() + STORE_CACHE_MS });
+      return store;
+    },
+
+    async saveAppConfig(storeId: string, appConfig: Record<string, unknown>) {
+      await stores.updateStore(db, storeId, {
+        app_config: JSON.stringify(appConfig),
+        updated_at: new Date(),
+      });
+      storeCache.clear();
+    },
+
+    /** Store settings (currency, thresholds, …), cached for a few seconds: read on most requests. */
+    async getStore(storeId: string): Promise<StoreRow> {
+      const cached = storeCache.get(storeId);
+      if (cached && cached.expiresAt > Date.now()) return cached.store;
+      const store = await stores.findStoreById(db, storeId);
+      if (!store) throw notFound('store');
+      if (storeCache.size > 10_000) storeCache.clear();
+      storeCache.set(storeId, { store, expiresAt: Date.now() + STORE_CACHE_MS });
+      return store;
+    },
+
+    async createAdminUser(input: { email: string; password: string; storeSlug: string }) {
+      if (!EMAIL.test(input.email)) throw invalidRequest('email is not a valid e-mail address');
+      if (input.password.length < 8) throw invalidRequest('password must be at least 8 characters');
+      const store = await this.requireStoreBySlug(input.storeSlug);
+      const passwordHash = await hashPassword(input.password);
+      return inTransaction(db, async (tx) => {
+        const existing = await stores.findAdminUserByEmail(tx, input.email);
+        if (existing) throw conflict('a user with this e-mail already exists');
+        const user = await stores.insertAdminUser(tx, {
+          id: newId(),
+          email: input.email.toLowerCase(),
+          password_hash: passwordHash,
+        });
+        await stores.grantStoreAccess(tx, store.id, user.id);
+        return { ...user, store_id: store.id };
+      });
+    },
+
+    async createApiKey(storeId: string, input: { name?: string; scopes: string[] | 'all' }) {
+      const scopes = parseScopes(input.scopes);
+      const raw = generateApiKey();
+      const row = await keys.insertApiKey(db, {
+        id: newId(),
+        store_id: storeId,
+        name: input.name?.trim() || 'API key',
+        key_prefix: displayPrefix(raw),
+        key_hash: hashApiKey(raw),
+        scopes,
+      });
+      return {
+        key: raw,
+        id: row.id,
+        name: row.name,
+        scopes: row.scopes as Scope[],
+        created_at: row.created_at,
+      };
+    },
+
+    listApiKeys: (storeId: string) => keys.listApiKeys(db, storeId),
+
+    async revokeApiKey(storeId: string, id: string) {
+      const revoked = await keys.revokeApiKey(db, storeId, id);
+      if (!revoked) throw notFound('API key');
+      cache.evictKey(id);
+    },
+
+    /** The CLI's revoke, which names a key by id only. */
+    async revokeApiKeyById(id: string) {
+      const storeId = await keys.findApiKeyStoreId(db, id);
+      if (!storeId) throw notFound('API key');
+      await this.revokeApiKey(storeId, id);
+    },
+
+    async resolveApiKey(raw: string): Promise<RequestContext | undefined> {
+      // Cheap shape check first: garbage never reaches the database.
+      if (!raw.startsWith('sk_') || raw.length < 40 || raw.length > 100) return undefined;
+      const hash = hashApiKey(raw);
+      const hashHex = hash.toString('hex');
+      let entry = cache.get(hashHex);
+      if (!entry) {
+        const row = await keys.findActiveApiKeyByHash(db, hash);
+        const ctx: RequestContext | undefined = row
+          ? {
+              storeId: row.store_id,
+              actor: { kind: 'api_key', id: row.id },
+              source: 'api',
+              scopes: row.scopes.filter(isScope),
+            }
+          : undefined;
+        cache.set(hashHex, ctx);
+        entry = { ctx, expiresAt: 0 };
+      }
+      if (entry.ctx) touch(entry.ctx.actor.id);
+      return entry.ctx;
+    },
+  };
+}
+
+export type StoresService = ReturnType<typeof createStoresService>;

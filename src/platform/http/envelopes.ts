@@ -1,0 +1,69 @@
+import { type Static, type TSchema, Type } from 'typebox';
+
+/** The seed's envelopes: one schema helper per shape, so every endpoint documents the same bodies. */
+export const ErrorBody = Type.Object(
+  {
+    error: Type.Object({
+      code: Type.String(),
+      message: Type.String(),
+      details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+    }),
+  },
+  { $id: 'ErrorBody', description: 'Error envelope' },
+);
+
+/** A field that may be null: `T | null` in the schema and the OpenAPI document. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const Pagination = Type.Object({
+  page: Type.Integer(),
+  limit: Type.Integer(),
+  total: Type.Integer(),
+  total_pages: Type.Integer(),
+  has_next: Type.Boolean(),
+  has_prev: Type.Boolean(),
+});
+export type Pagination = Static<typeof Pagination>;
+
+export const DataEnvelope = <T extends TSchema>(data: T) => Type.Object({ data });
+
+export const ListEnvelope = <T extends TSchema>(item: T) =>
+  Type.Object({ data: Type.Array(item), meta: Type.Object({ pagination: Pagination }) });
+
+export const PageQuery = {
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
+  limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 100,
+      default: 20,
+      description: 'Items per page, 1 to 100 (default 20)',
+    }),
+  ),
+};
+
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+/** The validator fills the defaults; this only narrows the types. */
+export function pageOf(query: { page?: number; limit?: number }): PageRequest {
+  return { page: query.page ?? 1, limit: query.limit ?? 20 };
+}
+
+export function offsetOf({ page, limit }: PageRequest): number {
+  return (page - 1) * limit;
+}
+
+export function pagination({ page, limit }: PageRequest, total: number): Pagination {
+  const totalPages = Math.ceil(total / limit);
+  return { page, limit, total, total_pages: totalPages, has_next: page < totalPages, has_prev: page > 1 };
+}
+
+export function listEnvelope<T>(data: T[], page: PageRequest, total: number) {
+  return { data, meta: { pagination: pagination(page, total) } };
+}
+
+/** `{id}` path parameter. Not format-checked: an id that is not a UUID is simply not found (404). */
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });

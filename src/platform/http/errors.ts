@@ -1,0 +1,148 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/database.js';
+
+export interface ErrorDetail {
+  field: string;
+  message: string;
+}
+
+/** The one error type of the application: a stable code, its HTTP status and a safe message. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const invalidRequest = (message: string, details?: ErrorDetail[]) =>
+  new AppError(400, 'invalid_request', message, details);
+export const unauthorized = (message = 'Missing or invalid credentials') =>
+  new AppError(401, 'unauthorized', message);
+export const paymentDeclined = (message = 'The payment was declined') =>
+  new AppError(402, 'payment_declined', message);
+export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
+export const notFound = (resource: string) => new AppError(404, 'not_found', `${resource} not found`);
+export const conflict = (message: string) => new AppError(409, 'conflict', message);
+export const insufficientStock = (message: string) => new AppError(409, 'insufficient_stock', message);
+export const rateLimited = (retryAfterSeconds: number) =>
+  new AppError(429, 'rate_limited', 'Rate limit exceeded; retry later', undefined, {
+    'retry-after': String(retryAfterSeconds),
+  });
+export const unavailable = () =>
+  new AppError(503, 'unavailable', 'The service is temporarily unavailable; retry shortly', undefined, {
+    'retry-after': '5',
+  });
+
+/** Maps a PostgreSQL unique-violation constraint name to the conflict message clients see. */
+const CONSTRAINT_CONFLICTS: Record<string, string> = {
+  stores_slug_key: 'a store with this slug already exists',
+  admin_users_email_key: 'a user with this e-mail already exists',
+  customers_store_email_key: 'a customer with this e-mail already exists',
+};
+
+export function registerConstraintConflict(constraint: string, message: string): void {
+  CONSTRAINT_CONFLICTS[constraint] = message;
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+}
+
+function validationDetails(context: string | undefined, issues: ValidationIssue[]): ErrorDetail[] {
+  return issues.map((issue) => {
+    let field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+    const extra = issue.params?.additionalProperty ?? issue.params?.missingProperty;
+    if (typeof extra === 'string') field = field ? `${field}.${extra}` : extra;
+    const message =
+      issue.params?.additionalProperty !== undefined
+        ? 'is not a known field'
+        : (issue.message ?? 'is invalid');
+    return { field: field || context || 'body', message };
+  });
+}
+
+/** Translates any thrown error into the contract's error body; the only place that does so. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const e = error as FastifyError & { constraint?: string; validationContext?: string };
+  if (e?.validation) {
+    const details = validationDetails(e.validationContext, e.validation as ValidationIssue[]);
+    const first = details[0];
+    return invalidRequest(first ? `${first.field} ${first.message}` : 'invalid request', details);
+  }
+  switch (e?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError(413, 'payload_too_large', 'The request body exceeds the 1 MiB limit');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? new AppError(415, 'unsupported_media_type', 'The request body must be application/json')
+        : invalidRequest('Content-Length does not match the body');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return invalidRequest('The JSON body is empty');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return invalidRequest('The body is not valid JSON');
+    case 'FST_ERR_BAD_URL':
+      return invalidRequest('The URL is not valid');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      // A path parameter longer than any id can be names nothing that exists.
+      return new AppError(404, 'not_found', 'not found');
+    case '23505': {
+      const message = e.constraint ? CONSTRAINT_CONFLICTS[e.constraint] : undefined;
+      return conflict(message ?? 'the resource already exists');
+    }
+    case '23503':
+      return invalidRequest('a referenced resource does not exist');
+    case '22P02':
+    case '22003':
+    case '23514':
+      return invalidRequest('a value is out of range or malformed');
+  }
+  if (isDatabaseUnavailable(error)) return unavailable();
+  // JSON syntax errors from the parser carry a 400 status and no code on some paths.
+  if (e instanceof SyntaxError || e?.statusCode === 400) return invalidRequest('The body is not valid JSON');
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new AppError(e.statusCode, 'invalid_request', e.message);
+  }
+  return new AppError(500, 'internal_error', 'An internal error occurred; it has been logged');
+}
+
+export function errorBody(error: AppError) {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.details?.length ? { details: error.details } : {}),
+    },
+  };
+}
+
+/** Sends the contract's error body for any error; the error handler and routing errors both use it. */
+export function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const appError = toAppError(error);
+  if (appError.statusCode >= 500) {
+    request.log.error({ err: error, code: appError.code }, 'request failed');
+  }
+  if (appError.headers) reply.headers(appError.headers);
+  return reply.code(appError.statusCode).type('application/json').send(errorBody(appError));
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => replyWithError(error, request, reply));
+  app.setNotFoundHandler((request, reply) => {
+    return reply
+      .code(404)
+      .send(
+        errorBody(
+          new AppError(404, 'not_found', `No route for ${request.method} ${request.url.split('?')[0]}`),
+        ),
+      );
+  });
+}

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.js';
+import { conflict, invalidRequest } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route honours Idempotency-Key (creation POSTs). */
+    idempotent?: boolean;
+  }
+  interface FastifyRequest {
+    idempotency?: { storeId: string; key: string };
+  }
+}
+
+const TTL_MS = 24 * 3600 * 1000;
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+function fingerprint(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(
+      `${request.method} ${request.routeOptions.url}\n${JSON.stringify(request.params)}\n${JSON.stringify(request.body ?? null)}`,
+    )
+    .digest('hex');
+}
+
+/**
+ * Stripe-style idempotency for creation POSTs: the first request with a key claims it (a row
+ * inserted before the work); its response is stored when it completes; a retry with the same key
+ * and body gets that response back (`Idempotent-Replayed: true`) and creates nothing. The same key
+ * with another body, or while the first is still running, is 409. A 5xx releases the key.
+ */
+export function installIdempotency(app: FastifyInstance, db: Db): void {
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.config.idempotent) return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined) return;
+    const key = Array.isArray(header) ? header[0] : header;
+    if (!key || !KEY.test(key))
+      throw invalidRequest('Idempotency-Key must be 1-255 visible ASCII characters');
+    const storeId = request.ctx.storeId;
+    const hash = fingerprint(request);
+    await db
+      .deleteFrom('idempotency_keys')
+      .where('store_id', '=', storeId)
+      .where('key', '=', key)
+      .where('created_at', '<', new Date(Date.now() - TTL_MS))
+      .execute();
+    const claimed = await db
+      .insertInto('idempotency_keys')
+      .values({ store_id: storeId, key, request_hash: hash, created_at: new Date() })
+      .onConflict((oc) => oc.columns(['store_id', 'key']).doNothing())
+      .returning('key')
+      .executeTakeFirst();
+    if (claimed) {
+      request.idempotency = { storeId, key };
+      return;
+    }
+    const previous = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (!previous || previous.request_hash !== hash) {
+      throw conflict('this Idempotency-Key was used with a different request');
+    }
+    if (previous.status_code === null || previous.response_body === null) {
+      throw conflict('a request with this Idempotency-Key is still in progress');
+    }
+    reply.header('idempotent-replayed', 'true');
+    return reply
+      .code(previous.status_code)
+      .type('application/json')
+      .serializer((p: unknown) => p as string)
+      .send(previous.response_body);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotency;
+    if (!claim) return payload;
+    request.idempotency = undefined;
+    const where = db
+      .deleteFrom('idempotency_keys')
+      .where('store_id', '=', claim.storeId)
+      .where('key', '=', claim.key);
+    if (reply.statusCode >= 500 || typeof payload !== 'string') {
+      await where.execute();
+    } else {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ status_code: reply.statusCode, response_body: payload })
+        .where('store_id', '=', claim.storeId)
+        .where('key', '=', claim.key)
+        .execute();
+    }
+    return payload;
+  });
+}

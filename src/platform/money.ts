@@ -1,0 +1,53 @@
+/**
+ * Money is an integer count of the currency's minor units everywhere inside Emporium; these are the
+ * only conversions, done on strings and integers so no floating-point rounding ever touches it.
+ */
+const decimalsCache = new Map<string, number>();
+
+/** Minor-unit digits of an ISO 4217 currency (USD 2, JPY 0, BHD 3). */
+export function currencyDecimals(currency: string): number {
+  let digits = decimalsCache.get(currency);
+  if (digits === undefined) {
+    digits =
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+      2;
+    decimalsCache.set(currency, digits);
+  }
+  return digits;
+}
+
+const DECIMAL = /^(\d{1,15})(?:\.(\d+))?$/;
+
+export class MoneyFormatError extends Error {}
+
+/**
+ * "19.99" or 19.99 → 1999 (for 2 decimals). More fractional digits than the currency has, negative
+ * amounts, exponents and anything that is not a plain decimal are refused.
+ */
+export function toMinorUnits(amount: string | number, decimals: number): number {
+  const text = typeof amount === 'number' ? String(amount) : amount.trim();
+  const match = DECIMAL.exec(text);
+  if (!match) throw new MoneyFormatError(`"${amount}" is not a decimal amount`);
+  const [, whole = '0', fraction = ''] = match;
+  const trimmed = fraction.replace(/0+$/, '');
+  if (trimmed.length > decimals) {
+    throw new MoneyFormatError(`"${amount}" has more than ${decimals} decimal places`);
+  }
+  const minor = Number(whole) * 10 ** decimals + Number(trimmed.padEnd(decimals, '0') || '0');
+  if (!Number.isSafeInteger(minor)) throw new MoneyFormatError(`"${amount}" is too large`);
+  return minor;
+}
+
+/** 1999 → "19.99": catalogue prices are decimal strings. */
+export function toDecimalString(minor: number, decimals: number): string {
+  const negative = minor < 0;
+  const digits = String(Math.abs(minor)).padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = decimals > 0 ? `.${digits.slice(digits.length - decimals)}` : '';
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
+/** 1999 → 19.99: order amounts are JSON numbers rounded to the currency's decimals. */
+export function toDecimalNumber(minor: number, decimals: number): number {
+  return Number(toDecimalString(minor, decimals));
+}

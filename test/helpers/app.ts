@@ -1,0 +1,54 @@
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { inject } from 'vitest';
+import { type App, buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
+import {
+  MemoryRateLimitStore,
+  type RateLimitStore,
+  RedisRateLimitStore,
+} from '../../src/platform/http/rate-limit.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestApp extends App {
+  config: Config;
+  database: DatabaseHandle;
+  testDatabase: TestDatabase;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  config?: Partial<Config>;
+  /** Share a database between several app instances (e.g. two servers on one Redis). */
+  testDatabase?: TestDatabase;
+  rateLimitStore?: RateLimitStore;
+  /** Use Redis at TEST_REDIS_URL for rate-limit counters. */
+  redis?: boolean;
+}
+
+/** Builds the real app over a fresh database of its own (or the one given). */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const testDatabase = options.testDatabase ?? (await createTestDatabase());
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: testDatabase.url }, options.config);
+  const database = openDatabase(testDatabase.url, { max: 5 });
+  let rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
+  if (options.redis) {
+    const redisUrl = inject('redisUrl');
+    if (!redisUrl) throw new Error('TEST_REDIS_URL is not set');
+    rateLimitStore = new RedisRateLimitStore(new Redis(redisUrl));
+  }
+  const app = await buildApp({ config, db: database.db, logger: pino({ level: 'silent' }), rateLimitStore });
+  return {
+    ...app,
+    config,
+    database,
+    testDatabase,
+    async close() {
+      await app.server.close();
+      await rateLimitStore.close();
+      await database.close();
+      if (!options.testDatabase) await testDatabase.drop();
+    },
+  };
+}
