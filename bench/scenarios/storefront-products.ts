@@ -1,0 +1,429 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import Fastify from 'fastify';
+import { type CompiledQuery, type Insertable, Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { ProductMediaTable, ProductsTable } from '../../src/modules/catalog/catalog.tables.js';
+import { createProductsService } from '../../src/modules/catalog/index.js';
+import { slugify } from '../../src/modules/catalog/slug.js';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import type { Database } from '../../src/platform/db/schema.js';
+import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
+import { newId } from '../../src/platform/ids.js';
+import { currencyDecimals, toDecimalString } from '../../src/platform/money.js';
+import { sampleProduct } from '../../src/seed/sample-catalog.js';
+import { cleanUp } from '../lib/cleanup.js';
+import { createFreshDatabase, openBenchServer } from '../lib/database.js';
+import { getJson, listenOnFreePort } from '../lib/http.js';
+import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
+import { envNumber, medianLoad, roundOrder } from '../lib/rounds.js';
+import { metric, type Scenario } from '../lib/scenario.js';
+
+const PRODUCTS = 10_000;
+const BATCH = 1000;
+const LIMIT = 20;
+/** Fixed by the issue this scenario answers: the p99 target is defined at this concurrency. */
+const CONNECTIONS = 50;
+/** openDatabase's default pool size, which the app gets in `npm start`; the baseline gets the same. */
+const POOL_SIZE = 10;
+const SLUG = 'bench';
+const PATH = `/api/storefront/${SLUG}/products?limit=${LIMIT}&sort=newest`;
+const P99_TARGET_MS = 50;
+
+interface CapturedSql {
+  pageSql: string;
+  countSql: string;
+  imagesSql: string;
+}
+
+/**
+ * The SQL our storefront list sends, captured by running the products service's `storefrontList`
+ * itself (the route's only database work once the store is cached) on a Kysely instance whose log
+ * records each compiled query: the baseline then runs exactly that text.
+ */
+async function captureServiceSql(
+  pool: pg.Pool,
+  deps: Omit<Parameters<typeof createProductsService>[0], 'db' | 'media'>,
+  store: { id: string; currency: string },
+): Promise<CapturedSql> {
+  const queries: CompiledQuery[] = [];
+  const capturing = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: (event) => {
+      queries.push(event.query);
+    },
+  });
+  const products = createProductsService({
+    ...deps,
+    db: capturing,
+    media: {
+      rehostImages: () => Promise.reject(new Error('the storefront list never re-hosts images')),
+    },
+  });
+  const { data } = await products.storefrontList(store, { page: 1, limit: LIMIT }, { sort: 'newest' });
+  const page = queries.find((q) => /\blimit\b/i.test(q.sql));
+  const count = queries.find((q) => /\bcount\(/i.test(q.sql));
+  const images = queries.find((q) => /\bdistinct on\b/i.test(q.sql));
+  if (queries.length !== 3 || !page || !count || !images) {
+    throw new Error(
+      `expected a page, a count and an image query, got: ${queries.map((q) => q.sql).join(' | ')}`,
+    );
+  }
+  // The baseline binds [store, 'active', limit, offset], [store, 'active'] and [store, …page ids,
+  // 'image']: make sure that is the order used.
+  const ids = data.map((p) => p.id);
+  if (
+    !isDeepStrictEqual(page.parameters, [store.id, 'active', LIMIT, 0]) ||
+    !isDeepStrictEqual(count.parameters, [store.id, 'active']) ||
+    !isDeepStrictEqual(images.parameters, [store.id, ...ids, 'image'])
+  ) {
+    throw new Error(
+      `unexpected parameters: page ${JSON.stringify(page.parameters)}, count ${JSON.stringify(count.parameters)}, images ${JSON.stringify(images.parameters)}`,
+    );
+  }
+  return { pageSql: page.sql, countSql: count.sql, imagesSql: images.sql };
+}
+
+interface ProductRecord {
+  id: string;
+  name: string;
+  slug: string;
+  price: number;
+  compare_price: number | null;
+  inventory: number;
+  track_inventory: boolean;
+}
+
+/**
+ * The floor: bare Fastify (no schemas, hooks or plugins, no ETag) and a pg Pool, running the
+ * service's three queries in the same order (page and count in parallel, then the primary images of
+ * that page) for a store resolved once at start, and building the same envelope by hand. The image
+ * query's text holds one placeholder per product of a full page, so it only serves `limit=20`.
+ */
+async function buildBaseline(pool: pg.Pool, store: { id: string; currency: string }, sql: CapturedSql) {
+  const decimals = currencyDecimals(store.currency);
+  const server = Fastify();
+  server.get('/api/storefront/:slug/products', async (request, reply) => {
+    const query = request.query as { page?: string; limit?: string };
+    const limit = Number(query.limit ?? 20);
+    const page = Number(query.page ?? 1);
+    const [rows, count] = await Promise.all([
+      pool.query<ProductRecord>(sql.pageSql, [store.id, 'active', limit, (page - 1) * limit]),
+      pool.query<{ total: number | string }>(sql.countSql, [store.id, 'active']),
+    ]);
+    if (rows.rows.length !== LIMIT) {
+      return reply.code(500).send({ error: `the baseline serves full pages of ${LIMIT} only` });
+    }
+    const images = await pool.query<{ product_id: string; url: string }>(sql.imagesSql, [
+      store.id,
+      ...rows.rows.map((r) => r.id),
+      'image',
+    ]);
+    const imageOf = new Map(images.rows.map((r) => [r.product_id, r.url]));
+    const total = Number(count.rows[0]?.total ?? 0);
+    const totalPages = Math.ceil(total / limit);
+    return {
+      data: rows.rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        slug: r.slug,
+        price: toDecimalString(r.price, decimals),
+        comparePrice: r.compare_price === null ? null : toDecimalString(r.compare_price, decimals),
+        image: imageOf.get(r.id) ?? null,
+        inStock: !r.track_inventory || r.inventory > 0,
+      })),
+      meta: {
+        pagination: {
+          page,
+          limit,
+          total,
+          total_pages: totalPages,
+          has_next: page < totalPages,
+          has_prev: page > 1,
+        },
+      },
+    };
+  });
+  await server.ready();
+  return server;
+}
+
+/**
+ * Both servers must answer the same request with the same data before either is measured. Ours
+ * must also send its ETag and Cache-Control, and answer 304 to that ETag: the load generator sends
+ * no If-None-Match, so every measured request is a full 200 (a 304 would fail the run as non-2xx).
+ */
+async function checkSameAnswer(oursUrl: string, baselineUrl: string) {
+  const [ours, baseline] = await Promise.all([getJson(oursUrl + PATH), getJson(baselineUrl + PATH)]);
+  if (ours.status !== 200 || baseline.status !== 200) {
+    throw new Error(
+      `correctness check: status ours ${ours.status} ${JSON.stringify(ours.body).slice(0, 300)}, baseline ${baseline.status} ${JSON.stringify(baseline.body).slice(0, 300)}`,
+    );
+  }
+  const oursBody = ours.body as { data: Array<{ image: string | null }>; meta: unknown };
+  const baselineBody = baseline.body as { data: unknown[]; meta: unknown };
+  if (
+    !Array.isArray(oursBody.data) ||
+    oursBody.data.length !== LIMIT ||
+    oursBody.data.some((p) => !p.image)
+  ) {
+    throw new Error(`correctness check: ours returned ${JSON.stringify(oursBody).slice(0, 300)}`);
+  }
+  if (!isDeepStrictEqual(oursBody.data, baselineBody.data)) {
+    const i = oursBody.data.findIndex((item, n) => !isDeepStrictEqual(item, baselineBody.data[n]));
+    throw new Error(
+      `correctness check FAILED: the data arrays differ at index ${i}:\n  ours:     ${JSON.stringify(oursBody.data[i])}\n  baseline: ${JSON.stringify(baselineBody.data?.[i])}`,
+    );
+  }
+  if (!isDeepStrictEqual(oursBody.meta, baselineBody.meta)) {
+    throw new Error(
+      `correctness check FAILED: meta differs: ours ${JSON.stringify(oursBody.meta)}, baseline ${JSON.stringify(baselineBody.meta)}`,
+    );
+  }
+
+  const full = await fetch(oursUrl + PATH);
+  await full.arrayBuffer();
+  const etag = full.headers.get('etag');
+  const cacheControl = full.headers.get('cache-control');
+  if (full.status !== 200 || !etag || cacheControl !== 'public, max-age=30') {
+    throw new Error(
+      `correctness check: ours answered ${full.status} with ETag ${etag} and Cache-Control ${cacheControl}`,
+    );
+  }
+  const revalidated = await fetch(oursUrl + PATH, { headers: { 'if-none-match': etag } });
+  await revalidated.arrayBuffer();
+  if (revalidated.status !== 304) {
+    throw new Error(`correctness check: ours answered ${revalidated.status} to If-None-Match ${etag}`);
+  }
+  return { etag, cacheControl };
+}
+
+/**
+ * One batch of catalogue rows, typed by the catalogue's own table types (what the repository
+ * inserts): active products built from the seed's sample names and prices, with distinct,
+ * increasing creation times (so newest-first is the same order for both servers), one primary
+ * image each and, for every third product, a second image that is not primary.
+ */
+function catalogueBatch(storeId: string, from: number, size: number, publicUrl: (key: string) => string) {
+  const base = Date.UTC(2026, 0, 1);
+  const products: Insertable<ProductsTable>[] = [];
+  const media: Insertable<ProductMediaTable>[] = [];
+  for (let n = from; n < from + size; n++) {
+    const sample = sampleProduct(n);
+    const id = newId();
+    const createdAt = new Date(base + n * 1000);
+    products.push({
+      id,
+      store_id: storeId,
+      name: sample.name,
+      slug: `${slugify(sample.name)}-${n + 1}`,
+      description: `${sample.name}, from our ${sample.category.toLowerCase()} range.`,
+      status: 'active',
+      price: sample.priceMinor,
+      compare_price: n % 4 === 0 ? sample.priceMinor + 1000 : null,
+      sku: `SKU-${String(n + 1).padStart(6, '0')}`,
+      inventory: (n * 13) % 60,
+      track_inventory: n % 10 !== 0,
+      options: '[]',
+      created_at: createdAt,
+      updated_at: createdAt,
+    });
+    const imageCount = n % 3 === 0 ? 2 : 1;
+    for (let position = 0; position < imageCount; position++) {
+      const key = `images/${createHash('sha256').update(`${n}:${position}`).digest('hex')}.webp`;
+      media.push({
+        id: newId(),
+        store_id: storeId,
+        product_id: id,
+        media_type: 'image',
+        url: publicUrl(key),
+        alt: sample.name,
+        is_primary: position === 0,
+        position,
+      });
+    }
+  }
+  return { products, media };
+}
+
+export const scenario: Scenario = {
+  name: 'storefront-products',
+  description: `GET ${PATH} over ${PRODUCTS.toLocaleString('en-US')} active products: the real app vs bare Fastify + pg`,
+
+  async run(log) {
+    const warmupSec = envNumber('BENCH_WARMUP', 3);
+    const durationSec = envNumber('BENCH_DURATION', 10);
+    const rounds = Math.round(envNumber('BENCH_ROUNDS', 1));
+    const connections = CONNECTIONS;
+    const notes: string[] = [];
+    /** Clean-up steps, newest first: each resource is released even when a later step failed. */
+    const release: Array<[string, () => Promise<unknown>]> = [];
+    const onExit = (label: string, step: () => Promise<unknown>) => release.unshift([label, step]);
+
+    try {
+      const target = await openBenchServer();
+      onExit('database server', () => target.close());
+      log(`database: ${target.source} → ${target.display}`);
+      notes.push(`database: ${target.source} (${target.display})`);
+      const fresh = await createFreshDatabase(target.adminUrl);
+      onExit('database', () => fresh.drop());
+      const handle = openDatabase(fresh.url, { max: POOL_SIZE });
+      onExit('app pool', () => handle.close());
+      await migrateToLatest(handle.db);
+
+      // The app's DATA_DIR (local media storage): a temporary one, never ./data.
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-data-'));
+      onExit('data dir', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+      const config = loadConfig({
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: fresh.url,
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        RATE_LIMIT_PER_MINUTE: '1000000000',
+      });
+      const app = await buildApp({
+        config,
+        db: handle.db,
+        logger: pino({ level: 'silent' }),
+        rateLimitStore: new MemoryRateLimitStore(),
+      });
+      onExit('app', () => app.server.close());
+
+      const store = await app.services.stores.createStore({ slug: SLUG, name: 'Bench Store' });
+      const seedStart = performance.now();
+      let imageRows = 0;
+      for (let offset = 0; offset < PRODUCTS; offset += BATCH) {
+        const batch = catalogueBatch(store.id, offset, Math.min(BATCH, PRODUCTS - offset), (key) =>
+          app.mediaStorage.publicUrl(key),
+        );
+        await handle.db.transaction().execute(async (tx) => {
+          await tx.insertInto('products').values(batch.products).execute();
+          await tx.insertInto('product_media').values(batch.media).execute();
+        });
+        imageRows += batch.media.length;
+      }
+      // A steady state rather than whatever autovacuum has reached: visibility map set, statistics fresh.
+      await handle.pool.query('VACUUM (ANALYZE) products, product_media');
+      const seedMs = Math.round(performance.now() - seedStart);
+      log(`seeded ${PRODUCTS} active products and ${imageRows} images in ${seedMs} ms (then VACUUM ANALYZE)`);
+      notes.push(
+        `catalogue: ${PRODUCTS} active products (seed sample names and prices, 10% untracked stock) and ${imageRows} image rows ` +
+          `(one primary each, a second image on every third product), inserted in batches of ${BATCH} as rows typed by the ` +
+          `catalogue's table types (the service has no bulk create), in ${seedMs} ms, then VACUUM ANALYZE`,
+      );
+
+      const sql = await captureServiceSql(
+        handle.pool,
+        { stores: app.services.stores, inventory: app.services.inventory },
+        store,
+      );
+      notes.push(
+        'baseline SQL: captured from our service (storefrontList run once on a logging Kysely, compiled text reused verbatim); ' +
+          'the store itself is resolved by slug from a 5 s in-process cache in ours, once at start in the baseline',
+        `  page:   ${sql.pageSql}`,
+        `  count:  ${sql.countSql}`,
+        `  images: ${sql.imagesSql}`,
+      );
+
+      const baselinePool = new pg.Pool({ connectionString: fresh.url, max: POOL_SIZE });
+      onExit('baseline pool', () => baselinePool.end());
+      const baseline = await buildBaseline(baselinePool, store, sql);
+      onExit('baseline server', () => baseline.close());
+      const oursUrl = await listenOnFreePort(app.server);
+      const baselineUrl = await listenOnFreePort(baseline);
+      const caching = await checkSameAnswer(oursUrl, baselineUrl);
+      log(
+        `correctness check passed: identical data and meta; ours sends ETag and Cache-Control "${caching.cacheControl}" and answers 304 to If-None-Match`,
+      );
+      notes.push(
+        `ours sends ETag (a SHA-1 of each body) and Cache-Control "${caching.cacheControl}" and answers 304 to a matching If-None-Match; ` +
+          'autocannon sends no If-None-Match, and any non-2xx answer fails the run, so every measured request was a full 200 with its body',
+      );
+
+      const runs: Record<'ours' | 'baseline', MeasuredLoad[]> = { ours: [], baseline: [] };
+      for (let round = 0; round < rounds; round++) {
+        for (const which of roundOrder(round)) {
+          log(
+            `${which}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${warmupSec} s warm-up + ${durationSec} s, ${connections} connections…`,
+          );
+          const url = (which === 'ours' ? oursUrl : baselineUrl) + PATH;
+          runs[which].push(await warmUpAndMeasure({ url, headers: {}, connections, warmupSec, durationSec }));
+        }
+      }
+      const ours = medianLoad(runs.ours);
+      const bare = medianLoad(runs.baseline);
+      notes.push(
+        `load: autocannon in a child process, ${connections} connections (fixed for this scenario: BENCH_CONNECTIONS does not apply), ` +
+          `${warmupSec} s warm-up then ${durationSec} s measured` +
+          `${rounds > 1 ? `, ${rounds} alternating rounds (medians shown)` : ''}; ` +
+          `both servers in the bench process, pools of ${POOL_SIZE}, LOG_LEVEL silent`,
+        `with ${connections} connections in flight, mean latency ≈ ${connections} / throughput (Little's law): a p99 under ${P99_TARGET_MS} ms ` +
+          `needs well over ${Math.round((connections * 1000) / P99_TARGET_MS)} req/s`,
+        'the servers, PostgreSQL (if local) and autocannon share the same CPUs; both servers are measured under the same conditions',
+        ...(['ours', 'baseline'] as const).flatMap((which) =>
+          runs[which].map(
+            (r, i) =>
+              `${which}${rounds > 1 ? ` round ${i + 1}` : ''}: ${r.totalRequests} requests, ${r.requestsPerSec.toFixed(1)} req/s, ` +
+              `p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms, max ${r.latencyMaxMs} ms, server CPU user ${r.serverCpuUserUsPerRequest.toFixed(0)} + ` +
+              `system ${r.serverCpuSystemUsPerRequest.toFixed(0)} µs/request, load average before ${r.loadAverageBefore.toFixed(2)}`,
+          ),
+        ),
+        `(load average: the machine's 1-minute figure on ${os.cpus().length} CPUs; well above ~1 means other work was competing)`,
+      );
+
+      const label = 'bare Fastify 5 + pg Pool, same SQL, no validation/schemas/ETag';
+      return {
+        notes,
+        metrics: [
+          metric({
+            name: 'throughput',
+            unit: 'req/s',
+            ours: ours.requestsPerSec,
+            baseline: bare.requestsPerSec,
+            baselineLabel: label,
+            target: { on: 'ratio', op: '>=', value: 0.6 },
+          }),
+          metric({
+            name: 'latency p99',
+            unit: 'ms',
+            ours: ours.latencyP99Ms,
+            baseline: bare.latencyP99Ms,
+            baselineLabel: label,
+            target: { on: 'value', op: '<', value: P99_TARGET_MS },
+          }),
+          metric({
+            name: 'latency p50',
+            unit: 'ms',
+            ours: ours.latencyP50Ms,
+            baseline: bare.latencyP50Ms,
+            baselineLabel: label,
+          }),
+          metric({
+            name: 'server CPU per request',
+            unit: 'µs',
+            ours: ours.serverCpuUsPerRequest,
+            baseline: bare.serverCpuUsPerRequest,
+            baselineLabel: label,
+          }),
+          metric({
+            name: 'server event-loop utilisation',
+            unit: '%',
+            ours: ours.serverEventLoopUtilization * 100,
+            baseline: bare.serverEventLoopUtilization * 100,
+            baselineLabel: label,
+          }),
+        ],
+      };
+    } finally {
+      await cleanUp(log, release);
+    }
+  },
+};
