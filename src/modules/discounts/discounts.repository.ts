@@ -1,0 +1,272 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { sql } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import { containsPattern } from '../../platform/db/like.js';
+import type { DiscountsTable } from './discounts.tables.js';
+
+export type DiscountRow = Selectable<DiscountsTable>;
+export interface DiscountTargets {
+  productIds: string[];
+  categoryIds: string[];
+}
+export type DiscountWithTargets = DiscountRow & DiscountTargets;
+
+export interface DiscountFilter {
+  active?: boolean;
+  q?: string;
+}
+
+function filtered(db: Executor, storeId: string, filter: DiscountFilter) {
+  let query = db.selectFrom('discounts').where('store_id', '=', storeId);
+  if (filter.active !== undefined) query = query.where('active', '=', filter.active);
+  if (filter.q) {
+    const pattern = containsPattern(filter.q);
+    query = query.where((eb) => eb.or([eb('code', 'ilike', pattern), eb('title', 'ilike', pattern)]));
+  }
+  return query;
+}
+
+/** Newest first; the (store_id, created_at, id) index serves the page. */
+export async function listDiscounts(
+  db: Executor,
+  storeId: string,
+  filter: DiscountFilter,
+  page: { offset: number; limit: number },
+): Promise<{ rows: DiscountWithTargets[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    filtered(db, storeId, filter)
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    filtered(db, storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: await withTargets(db, storeId, rows), total: Number(count.total) };
+}
+
+/** The product and category ids of each discount, in one query per table. */
+export async function withTargets(
+  db: Executor,
+  storeId: string,
+  rows: DiscountRow[],
+): Promise<DiscountWithTargets[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [products, categories] = await Promise.all([
+    db
+      .selectFrom('discount_products')
+      .select(['discount_id', 'product_id'])
+      .where('store_id', '=', storeId)
+      .where('discount_id', 'in', ids)
+      .orderBy('discount_id')
+      .orderBy('product_id')
+      .execute(),
+    db
+      .selectFrom('discount_categories')
+      .select(['discount_id', 'category_id'])
+      .where('store_id', '=', storeId)
+      .where('discount_id', 'in', ids)
+      .orderBy('discount_id')
+      .orderBy('category_id')
+      .execute(),
+  ]);
+  const byId = new Map<string, DiscountWithTargets>(
+    rows.map((r) => [r.id, { ...r, productIds: [], categoryIds: [] }]),
+  );
+  for (const p of products) byId.get(p.discount_id)?.productIds.push(p.product_id);
+  for (const c of categories) byId.get(c.discount_id)?.categoryIds.push(c.category_id);
+  return rows.map((r) => byId.get(r.id) as DiscountWithTargets);
+}
+
+export async function findDiscount(db: Executor, storeId: string, id: string) {
+  const row = await db
+    .selectFrom('discounts')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? (await withTargets(db, storeId, [row]))[0] : undefined;
+}
+
+/** Case-insensitive; served by the unique (store_id, lower(code)) index. */
+export async function findDiscountByCode(db: Executor, storeId: string, code: string) {
+  const row = await db
+    .selectFrom('discounts')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where(sql<string>`lower(code)`, '=', code.toLowerCase())
+    .where('code', 'is not', null)
+    .executeTakeFirst();
+  return row ? (await withTargets(db, storeId, [row]))[0] : undefined;
+}
+
+/** Active automatic discounts whose window contains `now` (the evaluator checks the rest). */
+export async function listAutomaticCandidates(db: Executor, storeId: string, now: Date) {
+  const rows = await db
+    .selectFrom('discounts')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('code', 'is', null)
+    .where('active', '=', true)
+    .where('starts_at', '<=', now)
+    .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return withTargets(db, storeId, rows);
+}
+
+export function insertDiscount(db: Executor, row: Insertable<DiscountsTable>) {
+  return db.insertInto('discounts').values(row).returning('id').executeTakeFirstOrThrow();
+}
+
+export function updateDiscount(db: Executor, storeId: string, id: string, patch: Updateable<DiscountsTable>) {
+  return db
+    .updateTable('discounts')
+    .set(patch)
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Replaces the lists given (undefined leaves that list as it is). */
+export async function replaceTargets(
+  db: Executor,
+  storeId: string,
+  discountId: string,
+  targets: Partial<DiscountTargets>,
+): Promise<void> {
+  if (targets.productIds) {
+    await db
+      .deleteFrom('discount_products')
+      .where('store_id', '=', storeId)
+      .where('discount_id', '=', discountId)
+      .execute();
+    if (targets.productIds.length > 0) {
+      await db
+        .insertInto('discount_products')
+        .values(
+          targets.productIds.map((productId) => ({
+            store_id: storeId,
+            discount_id: discountId,
+            product_id: productId,
+          })),
+        )
+        .execute();
+    }
+  }
+  if (targets.categoryIds) {
+    await db
+      .deleteFrom('discount_categories')
+      .where('store_id', '=', storeId)
+      .where('discount_id', '=', discountId)
+      .execute();
+    if (targets.categoryIds.length > 0) {
+      await db
+        .insertInto('discount_categories')
+        .values(
+          targets.categoryIds.map((categoryId) => ({
+            store_id: storeId,
+            discount_id: discountId,
+            category_id: categoryId,
+          })),
+        )
+        .execute();
+    }
+  }
+}
+
+export async function deleteDiscount(db: Executor, storeId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('discounts')
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/**
+ * Which of these ids name a product / category of the store. A read-only existence check on the
+ * catalogue's tables: the catalogue service exposes no such lookup yet.
+ */
+export async function existingProductIds(db: Executor, storeId: string, ids: string[]) {
+  if (ids.length === 0) return new Set<string>();
+  const rows = await db
+    .selectFrom('products')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function existingCategoryIds(db: Executor, storeId: string, ids: string[]) {
+  if (ids.length === 0) return new Set<string>();
+  const rows = await db
+    .selectFrom('categories')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('id', 'in', ids)
+    .execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The discounts among `discountIds` this customer has redeemed. */
+export async function redeemedByCustomer(
+  db: Executor,
+  storeId: string,
+  customerId: string,
+  discountIds: string[],
+): Promise<Set<string>> {
+  if (discountIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('discount_redemptions')
+    .select('discount_id')
+    .distinct()
+    .where('store_id', '=', storeId)
+    .where('customer_id', '=', customerId)
+    .where('discount_id', 'in', discountIds)
+    .execute();
+  return new Set(rows.map((r) => r.discount_id));
+}
+
+/**
+ * Counts one use if the limit allows it: a single conditional UPDATE, so concurrent redemptions
+ * queue on the row lock and the limit is never exceeded. Undefined when the limit is reached (or
+ * the discount is gone).
+ */
+export function incrementUsage(db: Executor, storeId: string, id: string) {
+  return db
+    .updateTable('discounts')
+    .set((eb) => ({ usage_count: eb('usage_count', '+', 1) }))
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('usage_limit', 'is', null), eb('usage_count', '<', eb.ref('usage_limit'))]))
+    .returning(['id', 'usage_count', 'once_per_customer'])
+    .executeTakeFirst();
+}
+
+export async function discountExists(db: Executor, storeId: string, id: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('discounts')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export function insertRedemption(
+  db: Executor,
+  row: { id: string; store_id: string; discount_id: string; customer_id: string | null; order_id: string },
+) {
+  return db
+    .insertInto('discount_redemptions')
+    .values({ ...row, created_at: new Date() })
+    .returning(['id', 'created_at'])
+    .executeTakeFirstOrThrow();
+}
