@@ -11,7 +11,9 @@ import {
   type ProductsService,
   productsRoutes,
 } from './modules/catalog/index.js';
+import { type CheckoutService, checkoutRoutes, createCheckoutService } from './modules/checkout/index.js';
 import { type CustomersService, createCustomersService, customersRoutes } from './modules/customers/index.js';
+import { createDiscountsService, type DiscountsService, discountsRoutes } from './modules/discounts/index.js';
 import { createInventoryService, type InventoryService, inventoryRoutes } from './modules/inventory/index.js';
 import {
   createMediaStorage,
@@ -20,6 +22,12 @@ import {
   mediaRoutes,
   rehostImages,
 } from './modules/media/index.js';
+import {
+  createOrderEditor,
+  createOrdersService,
+  type OrdersService,
+  ordersRoutes,
+} from './modules/orders/index.js';
 import { storefrontRoutes } from './modules/storefront/storefront.routes.js';
 import { createStoresService, type StoresService } from './modules/stores/index.js';
 import type { Db } from './platform/db/database.js';
@@ -44,6 +52,9 @@ export interface Services {
   inventory: InventoryService;
   products: ProductsService;
   categories: CategoriesService;
+  discounts: DiscountsService;
+  orders: OrdersService;
+  checkout: CheckoutService;
 }
 
 export interface App {
@@ -75,20 +86,28 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   const stores = createStoresService(db, deps.logger);
   const inventory = createInventoryService(db);
+  const customers = createCustomersService(db, stores);
+  const products = createProductsService({
+    db,
+    stores,
+    inventory,
+    media: {
+      rehostImages: (urls) => rehostImages(urls, { storage, fetch: imageFetch, logger: deps.logger }),
+    },
+  });
+  const discounts = createDiscountsService({ db, stores });
+  const orders = createOrdersService({ db, stores, products, discounts, customers, inventory });
   const services: Services = {
     stores,
-    customers: createCustomersService(db),
+    customers,
     inventory,
-    products: createProductsService({
-      db,
-      stores,
-      inventory,
-      media: {
-        rehostImages: (urls) => rehostImages(urls, { storage, fetch: imageFetch, logger: deps.logger }),
-      },
-    }),
+    products,
     categories: createCategoriesService(db),
+    discounts,
+    orders,
+    checkout: createCheckoutService({ db, stores, products, discounts, customers, orders }),
   };
+  const editItems = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
 
   installRequestMetrics(server, metrics);
 
@@ -128,9 +147,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(productsRoutes, { products: services.products });
       await v1.register(categoriesRoutes, { categories: services.categories });
       await v1.register(inventoryRoutes, { inventory: services.inventory });
+      await v1.register(discountsRoutes, { discounts: services.discounts });
+      await v1.register(ordersRoutes, { orders, editItems, stores });
     },
     { prefix: '/api/v1' },
   );
+  await server.register(checkoutRoutes, {
+    prefix: '/api/storefront',
+    db,
+    stores,
+    checkout: services.checkout,
+  });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',
     stores: services.stores,

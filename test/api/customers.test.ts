@@ -37,8 +37,20 @@ describe('GET /api/v1/customers', () => {
     const created = body.data.map((c: { created_at: string }) => c.created_at);
     expect([...created].sort().reverse()).toEqual(created);
     expect(Object.keys(body.data[0]).sort()).toEqual(
-      ['created_at', 'email', 'first_name', 'id', 'last_name', 'phone', 'updated_at'].sort(),
+      [
+        'addresses',
+        'created_at',
+        'email',
+        'first_name',
+        'id',
+        'last_name',
+        'orders_count',
+        'phone',
+        'total_spent',
+        'updated_at',
+      ].sort(),
     );
+    expect(body.data[0]).toMatchObject({ orders_count: 0, total_spent: 0, addresses: [] });
     expect(body.data[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 

@@ -1,12 +1,10 @@
 import { type TSchema, Type } from 'typebox';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
+import { MoneyInput } from '../../platform/http/money-input.js';
 import { SLUG_PATTERN } from './slug.js';
 
-/** Requests accept a decimal string ("19.99") or a number; responses always use the string. */
-export const MoneyInput = Type.Union([
-  Type.String({ pattern: '^\\d{1,15}(\\.\\d+)?$', description: 'Decimal amount, e.g. "19.99"' }),
-  Type.Number({ minimum: 0 }),
-]);
+export { MoneyInput };
+
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Status = Type.Union([Type.Literal('active'), Type.Literal('draft'), Type.Literal('archived')]);
 const Slug = Type.String({ pattern: SLUG_PATTERN, maxLength: 100 });

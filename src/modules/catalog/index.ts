@@ -6,4 +6,10 @@ registerConstraintConflict('categories_store_slug_key', 'a category with this sl
 export { categoriesRoutes } from './categories.routes.js';
 export { type CategoriesService, createCategoriesService } from './categories.service.js';
 export { productsRoutes } from './products.routes.js';
-export { createProductsService, type ImageRehoster, type ProductsService } from './products.service.js';
+export {
+  createProductsService,
+  type ImageRehoster,
+  type OrderableProduct,
+  type OrderableVariant,
+  type ProductsService,
+} from './products.service.js';

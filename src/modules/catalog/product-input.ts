@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import { invalidRequest } from '../../platform/http/errors.js';
+import { parseMoney } from '../../platform/http/money-input.js';
 import { MoneyFormatError, toDecimalString, toMinorUnits } from '../../platform/money.js';
 import type { ProductCreateBody } from './catalog.schemas.js';
 import type { ProductOption } from './catalog.tables.js';
@@ -8,16 +9,6 @@ import type { VariantRow } from './products.repository.js';
 export type ProductInput = Static<typeof ProductCreateBody>;
 type VariantInput = NonNullable<ProductInput['variants']>[number];
 type ImageInput = NonNullable<ProductInput['images']>[number];
-
-export function parseMoney(value: string | number, field: string, decimals: number): number {
-  try {
-    return toMinorUnits(value, decimals);
-  } catch (error) {
-    if (error instanceof MoneyFormatError)
-      throw invalidRequest(`${field}: ${error.message}`, [{ field, message: error.message }]);
-    throw error;
-  }
-}
 
 /** Option names unique (case-insensitive), as Shopify requires. */
 export function checkOptions(options: ProductOption[]): void {

@@ -269,3 +269,29 @@ export async function replaceCategories(
       .execute();
   }
 }
+
+/** What an order needs of its products: prices, names, SKUs, variants and categories. */
+export async function findForOrder(db: Executor, storeId: string, productIds: string[]) {
+  if (productIds.length === 0) return { products: [], variants: [], categories: [] };
+  const [products, variants, categories] = await Promise.all([
+    db
+      .selectFrom('products')
+      .select(['id', 'name', 'status', 'price', 'sku'])
+      .where('store_id', '=', storeId)
+      .where('id', 'in', productIds)
+      .execute(),
+    db
+      .selectFrom('product_variants')
+      .select(['id', 'product_id', 'title', 'price', 'sku'])
+      .where('store_id', '=', storeId)
+      .where('product_id', 'in', productIds)
+      .execute(),
+    db
+      .selectFrom('product_categories')
+      .select(['product_id', 'category_id'])
+      .where('store_id', '=', storeId)
+      .where('product_id', 'in', productIds)
+      .execute(),
+  ]);
+  return { products, variants, categories };
+}

@@ -4,6 +4,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { parseMoney } from '../../platform/http/money-input.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals } from '../../platform/money.js';
 import type { InventoryService } from '../inventory/index.js';
@@ -23,13 +24,29 @@ import {
   type ParsedMedia,
   type ProductInput,
   parseMedia,
-  parseMoney,
   parseVariants,
 } from './product-input.js';
 import * as repo from './products.repository.js';
 import { slugify } from './slug.js';
 
 export type ProductUpdate = Static<typeof ProductUpdateBody>;
+
+export interface OrderableVariant {
+  id: string;
+  title: string;
+  price: number;
+  sku: string | null;
+}
+
+export interface OrderableProduct {
+  id: string;
+  name: string;
+  status: string;
+  price: number;
+  sku: string | null;
+  categoryIds: string[];
+  variants: Map<string, OrderableVariant>;
+}
 
 /** What the catalogue needs of the media pipeline: re-host images, undo on failure. */
 export interface ImageRehoster {
@@ -384,6 +401,24 @@ export function createProductsService({ db, stores, inventory, media }: Products
         categoryIds: [],
       };
       return productPageForStorefront(row, details, currencyDecimals(store.currency));
+    },
+
+    /**
+     * The catalogue facts an order line is priced from, for the ids given (unknown ids are simply
+     * absent). Runs on the caller's executor, so checkout reads them inside its transaction.
+     */
+    async lookupForOrder(tx: Executor, storeId: string, productIds: string[]) {
+      const ids = [...new Set(productIds.filter(isUuid))];
+      const found = await repo.findForOrder(tx, storeId, ids);
+      const products = new Map<string, OrderableProduct>(
+        found.products.map((p) => [
+          p.id,
+          { ...p, categoryIds: [], variants: new Map<string, OrderableVariant>() },
+        ]),
+      );
+      for (const v of found.variants) products.get(v.product_id)?.variants.set(v.id, v);
+      for (const c of found.categories) products.get(c.product_id)?.categoryIds.push(c.category_id);
+      return products;
     },
 
     async remove(ctx: RequestContext, id: string) {

@@ -1,9 +1,29 @@
-import type { Insertable, Selectable } from 'kysely';
+import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
-import type { CustomersTable } from './customers.tables.js';
+import type { CustomerAddressesTable, CustomersTable } from './customers.tables.js';
 
 export type CustomerRow = Selectable<CustomersTable>;
+export type AddressRow = Selectable<CustomerAddressesTable>;
+export interface AddressView {
+  id: string;
+  line1: string;
+  line2: string | null;
+  city: string;
+  region: string | null;
+  postal_code: string;
+  country: string;
+  phone: string | null;
+  is_default: boolean;
+}
+export type CustomerWithAddresses = CustomerRow & { addresses: AddressView[] };
+
+/** The customer's saved addresses as one JSON array, default first, in the same round trip. */
+const addressesJson = sql<AddressView[]>`(
+  SELECT COALESCE(json_agg(json_build_object('id', a.id, 'line1', a.line1, 'line2', a.line2, 'city', a.city,
+    'region', a.region, 'postal_code', a.postal_code, 'country', a.country, 'phone', a.phone,
+    'is_default', a.is_default) ORDER BY a.is_default DESC, a.created_at), '[]'::json)
+  FROM customer_addresses a WHERE a.store_id = customers.store_id AND a.customer_id = customers.id)`;
 
 export interface CustomerFilter {
   q?: string;
@@ -31,10 +51,11 @@ export async function listCustomers(
   storeId: string,
   filter: CustomerFilter,
   page: { offset: number; limit: number },
-): Promise<{ rows: CustomerRow[]; total: number }> {
+): Promise<{ rows: CustomerWithAddresses[]; total: number }> {
   const [rows, count] = await Promise.all([
     filtered(db, storeId, filter)
       .selectAll()
+      .select(addressesJson.as('addresses'))
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(page.limit)
@@ -51,11 +72,70 @@ export function findCustomer(db: Executor, storeId: string, id: string) {
   return db
     .selectFrom('customers')
     .selectAll()
+    .select(addressesJson.as('addresses'))
     .where('store_id', '=', storeId)
     .where('id', '=', id)
     .executeTakeFirst();
 }
 
+export async function addOrderStats(
+  db: Executor,
+  storeId: string,
+  customerId: string,
+  delta: { orders: number; spent: number },
+) {
+  await db
+    .updateTable('customers')
+    .set((eb) => ({
+      orders_count: eb('orders_count', '+', delta.orders),
+      total_spent: eb('total_spent', '+', delta.spent),
+    }))
+    .where('store_id', '=', storeId)
+    .where('id', '=', customerId)
+    .execute();
+}
+
 export function insertCustomers(db: Executor, rows: Insertable<CustomersTable>[]) {
   return db.insertInto('customers').values(rows).returningAll().execute();
+}
+
+/**
+ * The store's customer with this e-mail (case-insensitive), created when absent; names and phone
+ * fill in only where the record has none. One statement, so concurrent checkouts by one new shopper
+ * create one customer.
+ */
+export async function upsertByEmail(db: Executor, row: Insertable<CustomersTable>): Promise<CustomerRow> {
+  const result = await sql<CustomerRow>`
+    INSERT INTO customers (id, store_id, email, first_name, last_name, phone, created_at, updated_at)
+    VALUES (${row.id}, ${row.store_id}, ${row.email}, ${row.first_name ?? null}, ${row.last_name ?? null},
+      ${row.phone ?? null}, now(), now())
+    ON CONFLICT (store_id, lower(email)) DO UPDATE SET
+      first_name = COALESCE(customers.first_name, EXCLUDED.first_name),
+      last_name = COALESCE(customers.last_name, EXCLUDED.last_name),
+      phone = COALESCE(customers.phone, EXCLUDED.phone)
+    RETURNING *`.execute(db);
+  const customer = result.rows[0];
+  if (!customer) throw new Error('customer upsert returned no row');
+  return customer;
+}
+
+export function findByEmail(db: Executor, storeId: string, email: string) {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .executeTakeFirst();
+}
+
+export function addressesOf(db: Executor, storeId: string, customerIds: string[]) {
+  if (customerIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('customer_addresses')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('customer_id', 'in', customerIds)
+    .orderBy('is_default', 'desc')
+    .orderBy('created_at')
+    .execute();
 }

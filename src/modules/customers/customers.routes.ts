@@ -21,8 +21,12 @@ export const customersRoutes: FastifyPluginAsyncTypebox<{ customers: CustomersSe
     },
     async (request) => {
       const page = pageOf(request.query);
-      const { rows, total } = await customers.list(request.ctx, page, { q: request.query.q });
-      return listEnvelope(rows.map(customerForMerchant), page, total);
+      const { rows, total, decimals } = await customers.list(request.ctx, page, { q: request.query.q });
+      return listEnvelope(
+        rows.map((row) => customerForMerchant(row, decimals)),
+        page,
+        total,
+      );
     },
   );
 
@@ -37,6 +41,9 @@ export const customersRoutes: FastifyPluginAsyncTypebox<{ customers: CustomersSe
         response: { 200: DataEnvelope(Customer) },
       },
     },
-    async (request) => ({ data: customerForMerchant(await customers.get(request.ctx, request.params.id)) }),
+    async (request) => {
+      const { row, decimals } = await customers.get(request.ctx, request.params.id);
+      return { data: customerForMerchant(row, decimals) };
+    },
   );
 };

@@ -28,6 +28,8 @@ export interface StockChangeResult {
   variantId: string | null;
   previous: number;
   inventory: number;
+  /** The product's own level before this change (equals `previous` for a product-level change). */
+  productPrevious: number;
 }
 
 export function createInventoryService(db: Db) {
@@ -80,12 +82,19 @@ export function createInventoryService(db: Db) {
         if (!exists) throw notFound('variant');
         throw insufficientStock(`not enough stock of variant ${exists.title}: ${exists.inventory} left`);
       }
-      await moveProduct(tx, storeId, variant.product_id, change.delta, change.events !== false);
+      const product = await moveProduct(
+        tx,
+        storeId,
+        variant.product_id,
+        change.delta,
+        change.events !== false,
+      );
       result = {
         productId: variant.product_id,
         variantId: variant.variant_id,
         previous: variant.inventory - change.delta,
         inventory: variant.inventory,
+        productPrevious: product.inventory - change.delta,
       };
     } else {
       const level = await moveProduct(tx, storeId, change.productId, change.delta, change.events !== false);
@@ -94,6 +103,7 @@ export function createInventoryService(db: Db) {
         variantId: null,
         previous: level.inventory - change.delta,
         inventory: level.inventory,
+        productPrevious: level.inventory - change.delta,
       };
     }
     await repo.recordAdjustment(tx, {
@@ -156,8 +166,33 @@ export function createInventoryService(db: Db) {
     if (level) await recordStockEvents(tx, storeId, level, previous);
   }
 
+  /**
+   * Several stock changes as one net move (an order's lines, an edit, a restock): changes of the same
+   * product or variant are summed, applied in one fixed lock order (product id, then variant id) so
+   * concurrent orders cannot deadlock, and each product's low/out-of-stock events describe its net
+   * change, once.
+   */
+  async function applyChanges(tx: Executor, storeId: string, changes: StockChange[]) {
+    const net = new Map<string, StockChange>();
+    for (const change of changes) {
+      const key = `${change.productId}/${change.variantId ?? ''}`;
+      const seen = net.get(key);
+      net.set(key, seen ? { ...seen, delta: seen.delta + change.delta } : { ...change });
+    }
+    const ordered = [...net.entries()]
+      .filter(([, change]) => change.delta !== 0)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const firstLevel = new Map<string, number>();
+    for (const [, change] of ordered) {
+      const result = await applyChange(tx, storeId, { ...change, events: false });
+      if (!firstLevel.has(result.productId)) firstLevel.set(result.productId, result.productPrevious);
+    }
+    for (const [productId, previous] of firstLevel) await recordCrossings(tx, storeId, productId, previous);
+  }
+
   return {
     applyChange,
+    applyChanges,
     recordCrossings,
 
     get: (ctx: RequestContext, id: string, type: InventoryType) => view(db, ctx.storeId, id, type),

@@ -97,6 +97,20 @@ export function createStoresService(db: Db, log?: Logger) {
       return store;
     },
 
+    /** Pricing and stock settings (minor units; tax in basis points). The admin settings page uses it. */
+    async updateSettings(
+      storeId: string,
+      patch: {
+        shipping_flat_rate?: number;
+        free_shipping_threshold?: number | null;
+        tax_rate_bps?: number;
+        low_stock_threshold?: number;
+      },
+    ) {
+      await stores.updateStore(db, storeId, { ...patch, updated_at: new Date() });
+      storeCache.clear();
+    },
+
     async saveAppConfig(storeId: string, appConfig: Record<string, unknown>) {
       await stores.updateStore(db, storeId, {
         app_config: JSON.stringify(appConfig),

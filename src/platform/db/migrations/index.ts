@@ -2,12 +2,16 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as foundation from './2026_11_22_0001_foundation.js';
 import * as catalog from './2026_11_22_0002_catalog.js';
 import * as idempotency from './2026_11_22_0003_idempotency.js';
+import * as discounts from './2026_11_23_0004_discounts.js';
+import * as orders from './2026_11_23_0005_orders.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
   '2026_11_22_0001_foundation': foundation,
   '2026_11_22_0002_catalog': catalog,
   '2026_11_22_0003_idempotency': idempotency,
+  '2026_11_23_0004_discounts': discounts,
+  '2026_11_23_0005_orders': orders,
 };
 
 export const migrationProvider: MigrationProvider = {

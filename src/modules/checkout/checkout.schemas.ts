@@ -1,0 +1,129 @@
+import { Type } from 'typebox';
+import { Nullable } from '../../platform/http/envelopes.js';
+
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+const Text = (maxLength: number) => Type.String({ maxLength });
+
+export const ShippingAddressInput = Type.Object(
+  {
+    firstName: Type.Optional(Nullable(Text(100))),
+    lastName: Type.Optional(Nullable(Text(100))),
+    line1: Type.String({ minLength: 1, maxLength: 255 }),
+    line2: Type.Optional(Nullable(Text(255))),
+    city: Type.String({ minLength: 1, maxLength: 100 }),
+    region: Type.Optional(Nullable(Text(100))),
+    postalCode: Type.String({ minLength: 1, maxLength: 20 }),
+    country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code' }),
+    phone: Type.Optional(Nullable(Text(40))),
+  },
+  { additionalProperties: false },
+);
+
+export const CheckoutBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    firstName: Type.Optional(Nullable(Text(100))),
+    lastName: Type.Optional(Nullable(Text(100))),
+    phone: Type.Optional(Nullable(Text(40))),
+    items: Type.Array(
+      Type.Object(
+        {
+          productId: Id,
+          variantId: Type.Optional(Nullable(Id)),
+          quantity: Type.Integer({ minimum: 1, maximum: 10_000 }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+    shippingAddress: Type.Optional(Nullable(ShippingAddressInput)),
+    couponCode: Type.Optional(Nullable(Text(100))),
+    paymentMethod: Type.Union([Type.Literal('manual'), Type.Literal('test_card')]),
+    cardToken: Type.Optional(Nullable(Text(100))),
+    notes: Type.Optional(Nullable(Text(2000))),
+  },
+  { additionalProperties: false },
+);
+
+const QuoteLine = Type.Object({
+  productId: Type.String(),
+  variantId: Nullable(Type.String()),
+  name: Type.String(),
+  variantTitle: Nullable(Type.String()),
+  sku: Nullable(Type.String()),
+  quantity: Type.Integer(),
+  price: Type.Number(),
+  total: Type.Number(),
+});
+
+export const CheckoutQuote = Type.Object({
+  currency: Type.String(),
+  subtotal: Type.Number(),
+  discountAmount: Type.Number(),
+  shippingAmount: Type.Number(),
+  taxAmount: Type.Number(),
+  total: Type.Number(),
+  couponCode: Nullable(Type.String()),
+  lineItems: Type.Array(QuoteLine),
+});
+
+const Nullish = (t: ReturnType<typeof Type.String>) => Nullable(t);
+
+export const CustomerOrder = Type.Object(
+  {
+    id: Type.String(),
+    orderNumber: Type.String(),
+    status: Type.String(),
+    paymentStatus: Type.String(),
+    fulfillmentStatus: Type.String(),
+    currency: Type.String(),
+    subtotal: Type.Number(),
+    discountAmount: Type.Number(),
+    shippingAmount: Type.Number(),
+    taxAmount: Type.Number(),
+    total: Type.Number(),
+    amountPaid: Type.Number(),
+    balanceDue: Type.Number(),
+    couponCode: Nullish(Type.String()),
+    paymentMethod: Nullish(Type.String()),
+    email: Type.String(),
+    shippingAddress: Nullable(
+      Type.Object({
+        firstName: Nullish(Type.String()),
+        lastName: Nullish(Type.String()),
+        line1: Type.String(),
+        line2: Nullish(Type.String()),
+        city: Type.String(),
+        region: Nullish(Type.String()),
+        postalCode: Type.String(),
+        country: Type.String(),
+        phone: Nullish(Type.String()),
+      }),
+    ),
+    lineItems: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        productId: Nullish(Type.String()),
+        variantId: Nullish(Type.String()),
+        name: Type.String(),
+        variantTitle: Nullish(Type.String()),
+        sku: Nullish(Type.String()),
+        quantity: Type.Integer(),
+        price: Type.Number(),
+        total: Type.Number(),
+      }),
+    ),
+    shipments: Type.Array(
+      Type.Object({
+        carrier: Nullish(Type.String()),
+        trackingNumber: Nullish(Type.String()),
+        trackingUrl: Nullish(Type.String()),
+        shippedAt: Type.String({ format: 'date-time' }),
+      }),
+    ),
+    cancelReason: Nullish(Type.String()),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'CustomerOrder' },
+);

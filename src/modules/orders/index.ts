@@ -1,0 +1,6 @@
+export { createOrderEditor } from './order-edit.js';
+export type { AppliedDiscount, DiscountCart, DiscountsPort, PricingDeps } from './order-pricing.js';
+export { priceCart, STOREFRONT_FIELDS } from './order-pricing.js';
+export { ordersRoutes } from './orders.routes.js';
+export { orderForCustomer } from './orders.serializers.js';
+export { createOrdersService, type OrdersService } from './orders.service.js';

@@ -1,0 +1,181 @@
+import type { Db, Executor } from '../../platform/db/database.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { conflict, type ErrorDetail, invalidRequest } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import type { ProductsService } from '../catalog/index.js';
+import type { InventoryService, StockChange } from '../inventory/index.js';
+import { amountOf, diff, recordOrderUpdated } from './order-events.js';
+import { isEditable } from './order-state.js';
+import * as repo from './orders.repository.js';
+import { paymentStatusOf, subtotalOf, totalOf } from './totals.js';
+
+export interface EditItemsInput {
+  update_quantity?: { item_id: string; new_quantity: number }[];
+  /** `price` in minor units. */
+  add?: {
+    product_id: string;
+    variant_id?: string | null;
+    name: string;
+    variant_title?: string | null;
+    quantity: number;
+    price: number;
+  }[];
+  remove?: string[];
+}
+
+export interface EditItemsResult {
+  order: repo.OrderRow;
+  oldTotal: number;
+  lines: repo.LineItemRow[];
+}
+
+function fail(details: ErrorDetail[]): never {
+  const first = details[0];
+  throw invalidRequest(first ? `${first.field}: ${first.message}` : 'invalid edit', details);
+}
+
+/**
+ * POST /orders/{id}/edit-items in one transaction: line items change, product and variant stock
+ * moves by the exact deltas (short stock is 409 and nothing changes), subtotal and total are
+ * recomputed with the discount, shipping and tax frozen, and the payment status follows the new
+ * balance.
+ */
+export function createOrderEditor(deps: {
+  db: Db;
+  products: ProductsService;
+  inventory: InventoryService;
+  lockOrder(tx: Executor, storeId: string, id: string): Promise<repo.OrderRow>;
+}) {
+  async function validate(tx: Executor, storeId: string, lines: repo.LineItemRow[], input: EditItemsInput) {
+    const updates = input.update_quantity ?? [];
+    const adds = input.add ?? [];
+    const removes = input.remove ?? [];
+    if (updates.length + adds.length + removes.length === 0)
+      fail([{ field: 'body', message: 'an edit needs update_quantity, add or remove' }]);
+    const byId = new Map(lines.map((l) => [l.id, l]));
+    const touched = new Set<string>();
+    const details: ErrorDetail[] = [];
+    const claim = (id: string, field: string) => {
+      if (!byId.has(id)) details.push({ field, message: 'not a line item of this order' });
+      else if (touched.has(id)) details.push({ field, message: 'line item named twice' });
+      touched.add(id);
+    };
+    for (const [i, u] of updates.entries()) claim(u.item_id, `update_quantity.${i}.item_id`);
+    for (const [i, id] of removes.entries()) claim(id, `remove.${i}`);
+    const catalogue = await deps.products.lookupForOrder(
+      tx,
+      storeId,
+      adds.map((a) => a.product_id),
+    );
+    adds.forEach((a, i) => {
+      const product = catalogue.get(a.product_id);
+      if (!product) details.push({ field: `add.${i}.product_id`, message: 'unknown product' });
+      else if (a.variant_id && !product.variants.has(a.variant_id))
+        details.push({ field: `add.${i}.variant_id`, message: 'not a variant of this product' });
+      else if (!a.variant_id && product.variants.size > 0)
+        details.push({ field: `add.${i}.variant_id`, message: 'this product has variants: choose one' });
+    });
+    if (details.length) fail(details);
+    if (removes.length === lines.length && adds.length === 0)
+      fail([{ field: 'remove', message: 'an order keeps at least one line item; cancel it instead' }]);
+    return { byId, catalogue };
+  }
+
+  return async function editItems(
+    ctx: RequestContext,
+    id: string,
+    input: EditItemsInput,
+  ): Promise<EditItemsResult> {
+    return inTransaction(deps.db, async (tx) => {
+      const { storeId } = ctx;
+      const order = await deps.lockOrder(tx, storeId, id);
+      if (!isEditable(order.status)) throw conflict(`a ${order.status} order cannot be edited`);
+      const before = await repo.lineItems(tx, storeId, order.id);
+      const { byId } = await validate(tx, storeId, before, input);
+
+      // Stock of lines whose product was deleted since is not tracked any more: only the line moves.
+      const live = await deps.products.lookupForOrder(
+        tx,
+        storeId,
+        before.flatMap((l) => (l.product_id ? [l.product_id] : [])),
+      );
+      const stockOf = (line: { product_id: string | null; variant_id: string | null }, delta: number) => {
+        const product = line.product_id ? live.get(line.product_id) : undefined;
+        if (!product || (line.variant_id && !product.variants.has(line.variant_id))) return [];
+        return [{ productId: product.id, variantId: line.variant_id, delta, source: 'edit' as const }];
+      };
+      const changes: StockChange[] = [];
+      for (const u of input.update_quantity ?? []) {
+        const line = byId.get(u.item_id) as repo.LineItemRow;
+        changes.push(...stockOf(line, line.quantity - u.new_quantity));
+        await repo.updateLineQuantity(tx, storeId, line.id, u.new_quantity);
+      }
+      for (const removed of input.remove ?? []) {
+        const line = byId.get(removed) as repo.LineItemRow;
+        changes.push(...stockOf(line, line.quantity));
+      }
+      await repo.deleteLineItems(tx, storeId, input.remove ?? []);
+      const position = before.reduce((max, l) => Math.max(max, l.position), -1) + 1;
+      const added = (input.add ?? []).map((a, i) => ({
+        id: newId(),
+        store_id: storeId,
+        order_id: order.id,
+        product_id: a.product_id,
+        variant_id: a.variant_id ?? null,
+        name: a.name,
+        variant_title: a.variant_title ?? null,
+        sku: null,
+        quantity: a.quantity,
+        price: a.price,
+        position: position + i,
+      }));
+      for (const a of added)
+        changes.push({
+          productId: a.product_id,
+          variantId: a.variant_id,
+          delta: -a.quantity,
+          source: 'edit',
+        });
+      await repo.insertLineItems(tx, added);
+      await deps.inventory.applyChanges(tx, storeId, changes);
+
+      const after = await repo.lineItems(tx, storeId, order.id);
+      const subtotal = subtotalOf(after);
+      const total = totalOf({
+        subtotal,
+        discount: order.discount_amount,
+        shipping: order.shipping_amount,
+        tax: order.tax_amount,
+      });
+      const updated = await repo.updateOrder(tx, storeId, order.id, {
+        subtotal,
+        total,
+        payment_status: paymentStatusOf(total, order.amount_paid),
+      });
+      const money = (minor: number) => amountOf(order, minor);
+      const summary = (lines: repo.LineItemRow[]) =>
+        lines.map((l) => ({ id: l.id, name: l.name, quantity: l.quantity, price: money(l.price) }));
+      await recordOrderUpdated(
+        tx,
+        updated,
+        diff(
+          {
+            lineItems: summary(before),
+            subtotal: money(order.subtotal),
+            total: money(order.total),
+            paymentStatus: order.payment_status,
+          },
+          {
+            lineItems: summary(after),
+            subtotal: money(subtotal),
+            total: money(total),
+            paymentStatus: updated.payment_status,
+          },
+        ),
+        ctx.source,
+      );
+      return { order: updated, oldTotal: order.total, lines: after };
+    });
+  };
+}

@@ -1,0 +1,173 @@
+import type { Executor } from '../../platform/db/database.js';
+import { type ErrorDetail, invalidRequest } from '../../platform/http/errors.js';
+import type { OrderableProduct, ProductsService } from '../catalog/index.js';
+import type { StoresService } from '../stores/index.js';
+import { type Quote, quoteOf } from './totals.js';
+
+/** What orders need of the discounts module: find the discount of a cart, then count its use. */
+export interface AppliedDiscount {
+  discountId: string;
+  code: string | null;
+  amount: number;
+  freeShipping: boolean;
+}
+export interface DiscountCart {
+  lines: { productId: string; categoryIds: readonly string[]; quantity: number; unitPrice: number }[];
+  subtotal: number;
+  shippingAmount: number;
+}
+export interface DiscountsPort {
+  resolve(
+    tx: Executor,
+    storeId: string,
+    input: { code?: string | null; customerId?: string | null; cart: DiscountCart; field: string },
+  ): Promise<AppliedDiscount | null>;
+  redeem(
+    tx: Executor,
+    storeId: string,
+    applied: AppliedDiscount,
+    who: { customerId: string | null; orderId: string },
+  ): Promise<unknown>;
+}
+
+export interface CartItem {
+  productId: string;
+  variantId?: string | null;
+  quantity: number;
+  /** Minor units; merchants may set the price of a manual order's line. */
+  price?: number;
+}
+
+/** Field names for error details: snake_case on /api/v1, camelCase on the storefront. */
+export interface FieldNames {
+  items: string;
+  productId: string;
+  variantId: string;
+  coupon: string;
+}
+export const MERCHANT_FIELDS: FieldNames = {
+  items: 'items',
+  productId: 'product_id',
+  variantId: 'variant_id',
+  coupon: 'coupon_code',
+};
+export const STOREFRONT_FIELDS: FieldNames = {
+  items: 'items',
+  productId: 'productId',
+  variantId: 'variantId',
+  coupon: 'couponCode',
+};
+
+export interface PricedLine {
+  productId: string;
+  variantId: string | null;
+  name: string;
+  variantTitle: string | null;
+  sku: string | null;
+  quantity: number;
+  price: number;
+  categoryIds: string[];
+}
+
+export interface PricedCart {
+  store: Awaited<ReturnType<StoresService['getStore']>>;
+  lines: PricedLine[];
+  discount: AppliedDiscount | null;
+  quote: Quote;
+}
+
+export interface PricingDeps {
+  stores: StoresService;
+  products: ProductsService;
+  discounts: DiscountsPort;
+}
+
+/**
+ * Prices a cart from the catalogue as it is in `executor` (the order's transaction, or the pool for
+ * a quote): unknown products, variants that are not the product's, a missing variant choice and
+ * (for shoppers) products that are not active are 400 with the offending field. Lines of the same
+ * product and variant are merged.
+ */
+export async function priceCart(
+  deps: PricingDeps,
+  executor: Executor,
+  storeId: string,
+  input: {
+    items: CartItem[];
+    couponCode?: string | null;
+    customerId?: string | null;
+    activeOnly: boolean;
+    fields: FieldNames;
+  },
+): Promise<PricedCart> {
+  const { fields } = input;
+  const store = await deps.stores.getStore(storeId);
+  const catalogue = await deps.products.lookupForOrder(
+    executor,
+    storeId,
+    input.items.map((i) => i.productId),
+  );
+  const merged = new Map<string, PricedLine>();
+  const details: ErrorDetail[] = [];
+  input.items.forEach((item, index) => {
+    const at = `${fields.items}.${index}`;
+    const product: OrderableProduct | undefined = catalogue.get(item.productId);
+    if (!product || (input.activeOnly && product.status !== 'active')) {
+      details.push({ field: `${at}.${fields.productId}`, message: 'unknown or unavailable product' });
+      return;
+    }
+    let variant = null;
+    if (item.variantId) {
+      variant = product.variants.get(item.variantId) ?? null;
+      if (!variant) {
+        details.push({ field: `${at}.${fields.variantId}`, message: 'not a variant of this product' });
+        return;
+      }
+    } else if (product.variants.size > 0) {
+      details.push({ field: `${at}.${fields.variantId}`, message: 'this product has variants: choose one' });
+      return;
+    }
+    const key = `${product.id}/${variant?.id ?? ''}/${item.price ?? ''}`;
+    const seen = merged.get(key);
+    if (seen) {
+      seen.quantity += item.quantity;
+      return;
+    }
+    merged.set(key, {
+      productId: product.id,
+      variantId: variant?.id ?? null,
+      name: product.name,
+      variantTitle: variant?.title ?? null,
+      sku: variant?.sku ?? product.sku,
+      quantity: item.quantity,
+      price: item.price ?? variant?.price ?? product.price,
+      categoryIds: product.categoryIds,
+    });
+  });
+  const first = details[0];
+  if (first) throw invalidRequest(`${first.field}: ${first.message}`, details);
+  const lines = [...merged.values()];
+
+  const pricing = {
+    shippingFlatRate: store.shipping_flat_rate,
+    freeShippingThreshold: store.free_shipping_threshold,
+    taxRateBps: store.tax_rate_bps,
+  };
+  const undiscounted = quoteOf(lines, null, pricing);
+  const discount = await deps.discounts.resolve(executor, storeId, {
+    code: input.couponCode?.trim() || null,
+    customerId: input.customerId ?? null,
+    cart: {
+      lines: lines.map((l) => ({
+        productId: l.productId,
+        categoryIds: l.categoryIds,
+        quantity: l.quantity,
+        unitPrice: l.price,
+      })),
+      subtotal: undiscounted.subtotal,
+      shippingAmount: undiscounted.shipping,
+    },
+    field: fields.coupon,
+  });
+  return { store, lines, discount, quote: quoteOf(lines, discount, pricing) };
+}

@@ -1,0 +1,215 @@
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import type {
+  FulfillmentStatus,
+  OrderFulfillmentsTable,
+  OrderLineItemsTable,
+  OrderStatus,
+  OrdersTable,
+  PaymentStatus,
+} from './orders.tables.js';
+
+export type OrderRow = Selectable<OrdersTable>;
+export type LineItemRow = Selectable<OrderLineItemsTable>;
+export type FulfillmentRow = Selectable<OrderFulfillmentsTable>;
+export type OrderListRow = OrderRow & { item_count: number };
+
+export interface OrderFilter {
+  status?: OrderStatus;
+  paymentStatus?: PaymentStatus;
+  fulfillmentStatus?: FulfillmentStatus;
+  customerId?: string;
+  createdFrom?: Date;
+  createdTo?: Date;
+  /** An order number, or (part of) an e-mail. */
+  q?: string;
+}
+
+const FIRST_ORDER_NUMBER = 1001;
+
+/**
+ * Takes the store's next order number. Call it last in the order's transaction: the counter row
+ * stays locked until commit, and a rollback gives the number back, so numbers have no gaps.
+ */
+export async function takeOrderNumber(db: Executor, storeId: string): Promise<number> {
+  const row = await sql<{ number: number }>`
+    INSERT INTO order_counters (store_id, next_number) VALUES (${storeId}, ${FIRST_ORDER_NUMBER + 1})
+    ON CONFLICT (store_id) DO UPDATE SET next_number = order_counters.next_number + 1
+    RETURNING next_number - 1 AS number`.execute(db);
+  return Number(row.rows[0]?.number);
+}
+
+/** Orders of the store so far: numbers are gapless from 1001, so this is an exact count, read in O(1). */
+export async function orderCount(db: Executor, storeId: string): Promise<number> {
+  const row = await db
+    .selectFrom('order_counters')
+    .select('next_number')
+    .where('store_id', '=', storeId)
+    .executeTakeFirst();
+  return row ? row.next_number - FIRST_ORDER_NUMBER : 0;
+}
+
+export async function insertOrder(db: Executor, order: Insertable<OrdersTable>) {
+  await db.insertInto('orders').values(order).execute();
+}
+
+export async function insertLineItems(db: Executor, rows: Insertable<OrderLineItemsTable>[]) {
+  if (rows.length) await db.insertInto('order_line_items').values(rows).execute();
+}
+
+export function findOrder(db: Executor, storeId: string, id: string, options: { lock?: boolean } = {}) {
+  let query = db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('id', '=', id);
+  if (options.lock) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export function findOrderByNumber(db: Executor, storeId: string, orderNumber: number, customerId?: string) {
+  let query = db
+    .selectFrom('orders')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('order_number', '=', orderNumber);
+  if (customerId !== undefined) query = query.where('customer_id', '=', customerId);
+  return query.executeTakeFirst();
+}
+
+export function updateOrder(db: Executor, storeId: string, id: string, patch: Updateable<OrdersTable>) {
+  return db
+    .updateTable('orders')
+    .set({ ...patch, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export function lineItems(db: Executor, storeId: string, orderId: string) {
+  return db
+    .selectFrom('order_line_items')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('order_id', '=', orderId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export function fulfillments(db: Executor, storeId: string, orderId: string) {
+  return db
+    .selectFrom('order_fulfillments')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('order_id', '=', orderId)
+    .orderBy('created_at')
+    .execute();
+}
+
+export async function insertFulfillment(db: Executor, row: Insertable<OrderFulfillmentsTable>) {
+  await db.insertInto('order_fulfillments').values(row).execute();
+}
+
+export async function updateLineQuantity(db: Executor, storeId: string, id: string, quantity: number) {
+  await db
+    .updateTable('order_line_items')
+    .set({ quantity })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteLineItems(db: Executor, storeId: string, ids: string[]) {
+  if (ids.length)
+    await db.deleteFrom('order_line_items').where('store_id', '=', storeId).where('id', 'in', ids).execute();
+}
+
+function filtered(db: Executor, storeId: string, filter: OrderFilter) {
+  let query = db.selectFrom('orders').where('orders.store_id', '=', storeId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  if (filter.paymentStatus) query = query.where('payment_status', '=', filter.paymentStatus);
+  if (filter.fulfillmentStatus) query = query.where('fulfillment_status', '=', filter.fulfillmentStatus);
+  if (filter.customerId) query = query.where('customer_id', '=', filter.customerId);
+  if (filter.createdFrom) query = query.where('orders.created_at', '>=', filter.createdFrom);
+  if (filter.createdTo) query = query.where('orders.created_at', '<', filter.createdTo);
+  const q = filter.q?.trim().replace(/^#/, '');
+  if (q) {
+    const number = /^\d{1,15}$/.test(q) ? Number(q) : undefined;
+    query = query.where((eb) =>
+      number === undefined
+        ? eb(eb.fn('lower', ['customer_email']), '=', q.toLowerCase())
+        : eb('order_number', '=', number),
+    );
+  }
+  return query;
+}
+
+function isUnfiltered(filter: OrderFilter) {
+  return Object.values(filter).every((v) => v === undefined || v === '');
+}
+
+const withItemCount = sql<number>`(SELECT COALESCE(sum(li.quantity), 0)::int FROM order_line_items li WHERE li.order_id = orders.id)`;
+
+/**
+ * Newest first (highest order number). Unfiltered, the page is a range of order numbers computed
+ * from the store's counter (numbers are gapless), so page 50,000 costs what page 1 costs; filtered,
+ * an index scan with OFFSET and an exact count.
+ */
+export async function listOrders(
+  db: Executor,
+  storeId: string,
+  filter: OrderFilter,
+  page: { offset: number; limit: number },
+): Promise<{ rows: OrderListRow[]; total: number }> {
+  if (isUnfiltered(filter)) {
+    const total = await orderCount(db, storeId);
+    const highest = 1000 + total - page.offset;
+    if (highest < 1001) return { rows: [], total };
+    const rows = await db
+      .selectFrom('orders')
+      .selectAll()
+      .select(withItemCount.as('item_count'))
+      .where('store_id', '=', storeId)
+      .where('order_number', '<=', highest)
+      .orderBy('order_number', 'desc')
+      .limit(page.limit)
+      .execute();
+    return { rows, total };
+  }
+  const [rows, count] = await Promise.all([
+    filtered(db, storeId, filter)
+      .selectAll()
+      .select(withItemCount.as('item_count'))
+      .orderBy('order_number', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    filtered(db, storeId, filter)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+/** Orders count and money spent (paid, on orders not cancelled) per customer. */
+export async function customerTotals(db: Executor, storeId: string, customerIds: string[]) {
+  const totals = new Map<string, { orders_count: number; total_spent: number }>();
+  if (customerIds.length === 0) return totals;
+  const rows = await db
+    .selectFrom('orders')
+    .select((eb) => [
+      'customer_id',
+      eb.fn.countAll<number>().as('orders_count'),
+      sql<number>`COALESCE(sum(amount_paid) FILTER (WHERE status <> 'cancelled'), 0)`.as('total_spent'),
+    ])
+    .where('store_id', '=', storeId)
+    .where('customer_id', 'in', customerIds)
+    .groupBy('customer_id')
+    .execute();
+  for (const row of rows) {
+    if (row.customer_id)
+      totals.set(row.customer_id, {
+        orders_count: Number(row.orders_count),
+        total_spent: Number(row.total_spent),
+      });
+  }
+  return totals;
+}

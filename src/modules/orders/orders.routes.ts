@@ -1,0 +1,229 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { parseMoney } from '../../platform/http/money-input.js';
+import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
+import type { StoresService } from '../stores/index.js';
+import type { createOrderEditor, EditItemsResult as EditOutcome } from './order-edit.js';
+import {
+  CancelBody,
+  EditItemsBody,
+  EditItemsResult,
+  FulfillBody,
+  MarkPaidBody,
+  Order,
+  OrderCreateBody,
+  OrderListQuery,
+  OrderSummary,
+  OrderUpdateBody,
+} from './orders.schemas.js';
+import { orderForMerchant, orderSummaryForMerchant } from './orders.serializers.js';
+import type { OrdersService } from './orders.service.js';
+import { lineTotal } from './totals.js';
+
+export interface OrdersRoutesDeps {
+  orders: OrdersService;
+  editItems: ReturnType<typeof createOrderEditor>;
+  stores: StoresService;
+}
+
+function editResponse({ order, oldTotal, lines }: EditOutcome) {
+  const money = (minor: number) => toDecimalNumber(minor, currencyDecimals(order.currency));
+  return {
+    id: order.id,
+    order_number: order.order_number,
+    old_total: money(oldTotal),
+    new_total: money(order.total),
+    price_difference: money(order.total - oldTotal),
+    subtotal: money(order.subtotal),
+    discount_amount: money(order.discount_amount),
+    total: money(order.total),
+    line_items: lines.map((l) => ({
+      id: l.id,
+      name: l.name,
+      quantity: l.quantity,
+      price: money(l.price),
+      total: money(lineTotal(l)),
+    })),
+  };
+}
+
+const Data = DataEnvelope(Order);
+
+export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (app, deps) => {
+  const { orders, stores } = deps;
+  const decimalsOf = async (storeId: string) => currencyDecimals((await stores.getStore(storeId)).currency);
+
+  app.get(
+    '/orders',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags: ['Orders'],
+        summary: 'List orders, newest (highest number) first',
+        querystring: OrderListQuery,
+        response: { 200: ListEnvelope(OrderSummary) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const q = request.query;
+      const { rows, total } = await orders.list(request.ctx, page, {
+        status: q.status,
+        paymentStatus: q.payment_status as never,
+        fulfillmentStatus: q.fulfillment_status as never,
+        customerId: q.customer_id,
+        createdFrom: q.created_from ? new Date(q.created_from) : undefined,
+        createdTo: q.created_to ? new Date(q.created_to) : undefined,
+        q: q.q,
+      });
+      return listEnvelope(rows.map(orderSummaryForMerchant), page, total);
+    },
+  );
+
+  app.post(
+    '/orders',
+    {
+      config: { scope: 'orders:write', idempotent: true },
+      schema: {
+        tags: ['Orders'],
+        summary: 'Create a manual or imported order (stock and discounts as at checkout)',
+        body: OrderCreateBody,
+        response: { 201: Data },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const decimals = await decimalsOf(request.ctx.storeId);
+      const placed = await orders.create(request.ctx, {
+        customer: body.customer,
+        items: body.items.map((item, i) => ({
+          productId: item.product_id,
+          variantId: item.variant_id,
+          quantity: item.quantity,
+          price: item.price === undefined ? undefined : parseMoney(item.price, `items.${i}.price`, decimals),
+        })),
+        shippingAddress: body.shipping_address,
+        couponCode: body.coupon_code,
+        notes: body.notes,
+        paymentMethod: body.payment_method ?? 'manual',
+        markPaid: body.mark_paid,
+      });
+      return reply.code(201).send({ data: orderForMerchant(placed) });
+    },
+  );
+
+  app.get(
+    '/orders/:id',
+    {
+      config: { scope: 'orders:read' },
+      schema: { tags: ['Orders'], summary: 'Get an order', params: IdParams, response: { 200: Data } },
+    },
+    async (request) => ({ data: orderForMerchant(await orders.get(request.ctx, request.params.id)) }),
+  );
+
+  app.patch(
+    '/orders/:id',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags: ['Orders'],
+        summary: 'Update status, notes or shipping address',
+        description:
+          'A status change follows the order life cycle: `processing` from pending collects the balance (mark-paid), `completed` fulfils, `cancelled` cancels with restock, `on_hold` pauses and leaving it returns to the paused status. Any other change is 409.',
+        params: IdParams,
+        body: OrderUpdateBody,
+        response: { 200: Data },
+      },
+    },
+    async (request) => ({
+      data: orderForMerchant(await orders.update(request.ctx, request.params.id, request.body)),
+    }),
+  );
+
+  app.post(
+    '/orders/:id/edit-items',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags: ['Orders'],
+        summary: 'Change, add or remove line items of an unfulfilled order',
+        description:
+          'One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount, shipping and tax frozen, and the payment status follows the balance. Fulfilled or cancelled orders: 409.',
+        params: IdParams,
+        body: EditItemsBody,
+        response: { 200: DataEnvelope(EditItemsResult) },
+      },
+    },
+    async (request) => {
+      const decimals = await decimalsOf(request.ctx.storeId);
+      const body = request.body;
+      const result = await deps.editItems(request.ctx, request.params.id, {
+        update_quantity: body.update_quantity,
+        remove: body.remove,
+        add: body.add?.map((a, i) => ({ ...a, price: parseMoney(a.price, `add.${i}.price`, decimals) })),
+      });
+      return { data: editResponse(result) };
+    },
+  );
+
+  app.post(
+    '/orders/:id/fulfill',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags: ['Orders'],
+        summary: 'Fulfil a paid order, with optional tracking',
+        params: IdParams,
+        body: Type.Optional(FulfillBody),
+        response: { 200: Data },
+      },
+    },
+    async (request) => ({
+      data: orderForMerchant(await orders.fulfill(request.ctx, request.params.id, request.body ?? {})),
+    }),
+  );
+
+  app.post(
+    '/orders/:id/cancel',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags: ['Orders'],
+        summary: 'Cancel an order that is not fulfilled (restocks by default)',
+        params: IdParams,
+        body: Type.Optional(CancelBody),
+        response: { 200: Data },
+      },
+    },
+    async (request) => ({
+      data: orderForMerchant(await orders.cancel(request.ctx, request.params.id, request.body ?? {})),
+    }),
+  );
+
+  app.post(
+    '/orders/:id/mark-paid',
+    {
+      config: { scope: 'orders:write' },
+      schema: {
+        tags: ['Orders'],
+        summary: 'Record a payment: the balance due by default',
+        params: IdParams,
+        body: Type.Optional(MarkPaidBody),
+        response: { 200: Data },
+      },
+    },
+    async (request) => {
+      const body = request.body ?? {};
+      const decimals = await decimalsOf(request.ctx.storeId);
+      return {
+        data: orderForMerchant(
+          await orders.markPaid(request.ctx, request.params.id, {
+            amount: body.amount === undefined ? undefined : parseMoney(body.amount, 'amount', decimals),
+            payment_method: body.payment_method,
+          }),
+        ),
+      };
+    },
+  );
+};

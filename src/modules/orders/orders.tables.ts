@@ -1,0 +1,91 @@
+import type { ColumnType } from 'kysely';
+import type { Timestamp } from '../../platform/db/schema.js';
+
+export type OrderStatus = 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid' | 'refund_due';
+export type FulfillmentStatus = 'unfulfilled' | 'fulfilled';
+
+/** Stored snake_case; the storefront and customer views convert it to camelCase. */
+export interface Address {
+  first_name?: string | null;
+  last_name?: string | null;
+  line1: string;
+  line2?: string | null;
+  city: string;
+  region?: string | null;
+  postal_code: string;
+  country: string;
+  phone?: string | null;
+}
+
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+export interface OrdersTable {
+  id: string;
+  store_id: string;
+  order_number: number;
+  status: OrderStatus;
+  status_before_hold: Nullable<OrderStatus>;
+  payment_status: PaymentStatus;
+  fulfillment_status: FulfillmentStatus;
+  currency: string;
+  subtotal: number;
+  discount_amount: number;
+  shipping_amount: number;
+  tax_amount: number;
+  total: number;
+  amount_paid: number;
+  coupon_code: Nullable<string>;
+  discount_id: Nullable<string>;
+  payment_method: Nullable<string>;
+  customer_id: Nullable<string>;
+  customer_email: string;
+  customer_first_name: Nullable<string>;
+  customer_last_name: Nullable<string>;
+  shipping_address: ColumnType<Address | null, string | null | undefined, string | null>;
+  notes: Nullable<string>;
+  cancel_reason: Nullable<string>;
+  cancelled_at: Nullable<Date>;
+  paid_at: Nullable<Date>;
+  fulfilled_at: Nullable<Date>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface OrderLineItemsTable {
+  id: string;
+  store_id: string;
+  order_id: string;
+  product_id: string | null;
+  variant_id: string | null;
+  name: string;
+  variant_title: string | null;
+  sku: string | null;
+  quantity: number;
+  price: number;
+  position: number;
+}
+
+export interface OrderFulfillmentsTable {
+  id: string;
+  store_id: string;
+  order_id: string;
+  carrier: string | null;
+  tracking_number: string | null;
+  tracking_url: string | null;
+  created_at: Timestamp;
+}
+
+export interface OrderCountersTable {
+  store_id: string;
+  next_number: ColumnType<number, number | undefined, number>;
+}
+
+declare module '../../platform/db/schema.js' {
+  interface Database {
+    orders: OrdersTable;
+    order_line_items: OrderLineItemsTable;
+    order_fulfillments: OrderFulfillmentsTable;
+    order_counters: OrderCountersTable;
+  }
+}
