@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       redisUrl: undefined,
       smtpUrl: undefined,
+      mailFrom: 'Emporium <no-reply@localhost>',
       appSecret: undefined,
       rateLimitPerMinute: 100,
       webhookRetrySchedule: [60, 300, 1800, 7200, 21600, 43200, 86400],
@@ -73,6 +74,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('sends e-mail from no-reply at the host of PUBLIC_URL unless MAIL_FROM says otherwise', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://shop.example.com:8443/' }).mailFrom).toBe(
+      'Emporium <no-reply@shop.example.com>',
+    );
+    expect(loadConfig({ MAIL_FROM: ' "Shop, Inc." <orders@shop.example.com> ' }).mailFrom).toBe(
+      '"Shop, Inc." <orders@shop.example.com>',
+    );
+    expect(loadConfig({ MAIL_FROM: 'orders@shop.example.com' }).mailFrom).toBe('orders@shop.example.com');
+  });
+
   it.each(['true', '1', 'yes', 'false', '0', 'no'])('accepts ALLOW_PRIVATE_URLS=%s', (raw) => {
     expect(loadConfig({ ALLOW_PRIVATE_URLS: raw }).allowPrivateUrls).toBe(['true', '1', 'yes'].includes(raw));
   });
@@ -95,6 +106,10 @@ describe('loadConfig', () => {
     ['REDIS_URL', 'http://cache:6379'],
     ['PUBLIC_URL', 'ftp://shop.example.com'],
     ['SMTP_URL', 'mailto:someone@example.com'],
+    ['MAIL_FROM', 'no-reply'],
+    ['MAIL_FROM', 'Shop <shop@example.com'],
+    ['MAIL_FROM', 'Shop <shop example.com>'],
+    ['MAIL_FROM', 'Shop <a@b>\nBcc: c@d'],
     ['WEBHOOK_RETRY_SCHEDULE', '1,a'],
     ['WEBHOOK_RETRY_SCHEDULE', '1,,2'],
     ['LOG_LEVEL', 'loud'],

@@ -9,6 +9,8 @@ export interface Config {
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
+  /** Sender of outgoing e-mail: MAIL_FROM, else `Emporium <no-reply@PUBLIC_URL's host name>`. */
+  mailFrom: string;
   appSecret: string | undefined;
   rateLimitPerMinute: number;
   webhookRetrySchedule: number[];
@@ -73,6 +75,21 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/** `Name <address@host>` or a bare `address@host`; one line, angle brackets balanced. */
+function mailbox(env: Env, name: string): string | undefined {
+  const raw = value(env, name);
+  if (raw === undefined) return undefined;
+  const match = /^(?:[^<>\r\n]*<([^<>\s]+)>|([^<>\s]+))$/.exec(raw);
+  const address = match?.[1] ?? match?.[2];
+  if (address === undefined || !/^[^\s@]+@[^\s@]+$/.test(address)) {
+    throw new ConfigError(
+      name,
+      `must be an e-mail address such as "Shop <shop@example.com>" or shop@example.com, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
@@ -120,17 +137,19 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       },
     };
   }
+  const publicUrl = (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(
+    /\/+$/,
+    '',
+  );
   const config: Config = {
     port,
     host: value(env, 'HOST') ?? '0.0.0.0',
-    publicUrl: (url(env, 'PUBLIC_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(
-      /\/+$/,
-      '',
-    ),
+    publicUrl,
     dataDir: path.resolve(value(env, 'DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: mailbox(env, 'MAIL_FROM') ?? `Emporium <no-reply@${new URL(publicUrl).hostname}>`,
     appSecret,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
     webhookRetrySchedule,

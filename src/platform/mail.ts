@@ -1,0 +1,168 @@
+import nodemailer from 'nodemailer';
+import type { Logger } from 'pino';
+
+/**
+ * Outgoing e-mail (admin notices, one-time login codes). With an SMTP URL it sends through a pooled
+ * nodemailer transport; without one it writes each e-mail to the log, marked as development only,
+ * as the contract decides for an unset SMTP_URL. Sending errors are thrown: callers decide whether
+ * to retry. SMTP credentials never appear in a log line or an error message.
+ */
+
+export interface MailMessage {
+  to: string | string[];
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** Resolves once the SMTP server has accepted the message (or it has been logged); rejects with a MailError. */
+  send(message: MailMessage): Promise<void>;
+  /** Waits for sends in progress, then closes the SMTP connections. */
+  close(): Promise<void>;
+}
+
+export interface MailerOptions {
+  /** `smtp://` or `smtps://`, credentials in the URL (percent-encoded); unset: e-mails go to the log. */
+  smtpUrl: string | undefined;
+  /** Sender, `Name <address>` or a bare address. */
+  from: string;
+  logger: Logger;
+  /**
+   * Without an SMTP URL in production, log only the sender and recipients: the subject and text
+   * may hold a one-time code, and no secret is logged in production.
+   */
+  production?: boolean;
+  /** Connection, greeting and inactivity time-out of the SMTP connection, in ms (10 s). */
+  timeoutMs?: number;
+}
+
+export const DEV_MAIL_MARK = 'development only: SMTP_URL is not set';
+
+/** An e-mail that could not be sent; the message never holds the SMTP credentials. */
+export class MailError extends Error {
+  override name = 'MailError';
+  constructor(
+    message: string,
+    /** nodemailer's code, such as `ECONNECTION`, `ETIMEDOUT` or `EAUTH`. */
+    readonly code: string | undefined,
+    /** The SMTP reply code, when the server refused. */
+    readonly responseCode: number | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** The SMTP URL with any user name and password replaced, for logs: `smtp://***@mail.example.com:587`. */
+export function redactSmtpUrl(smtpUrl: string): string {
+  try {
+    const url = new URL(smtpUrl);
+    return `${url.protocol}//${url.username || url.password ? '***@' : ''}${url.host}`;
+  } catch {
+    return '[unparsable SMTP URL]';
+  }
+}
+
+export function createMailer(options: MailerOptions): Mailer {
+  return options.smtpUrl === undefined ? logMailer(options) : smtpMailer(options, options.smtpUrl);
+}
+
+function logMailer({ from, logger, production = false }: MailerOptions): Mailer {
+  return {
+    async send(message) {
+      if (production) {
+        logger.warn(
+          { mail: { from, to: message.to } },
+          `${DEV_MAIL_MARK}; e-mail not sent, its subject and text are not logged in production`,
+        );
+        return;
+      }
+      const { to, subject, text, html } = message;
+      logger.info(
+        { mail: { from, to, subject, text, ...(html === undefined ? {} : { html }) } },
+        `${DEV_MAIL_MARK}; e-mail written to the log instead of sent`,
+      );
+    },
+    async close() {},
+  };
+}
+
+function smtpMailer({ from, logger, timeoutMs = 10_000 }: MailerOptions, smtpUrl: string): Mailer {
+  const server = redactSmtpUrl(smtpUrl);
+  const scrub = secretScrubber(smtpUrl);
+  const transport = nodemailer.createTransport({
+    pool: true,
+    url: smtpUrl,
+    maxConnections: 3,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    // a server that keeps dropping the connection fails the message instead of retrying it for long
+    maxRequeues: 1,
+    logger: false,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  transport.on('error', (error: Error) => {
+    logger.warn({ smtp: server, error: scrub(error.message) }, 'SMTP transport error');
+  });
+  const inFlight = new Set<Promise<unknown>>();
+  let closed = false;
+
+  return {
+    async send(message) {
+      if (closed) throw new MailError('the mailer is closed', 'ECLOSED', undefined);
+      const sending = transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        ...(message.html === undefined ? {} : { html: message.html }),
+      });
+      inFlight.add(sending);
+      try {
+        const info = await sending;
+        // the subject and text may hold a one-time code: not logged
+        logger.debug({ mail: { to: message.to, messageId: info.messageId } }, 'e-mail sent');
+      } catch (error) {
+        const e = error as Error & { code?: unknown; responseCode?: unknown };
+        throw new MailError(
+          `sending e-mail through ${server} failed: ${scrub(e.message ?? String(error))}`,
+          typeof e.code === 'string' ? e.code : undefined,
+          typeof e.responseCode === 'number' ? e.responseCode : undefined,
+        );
+      } finally {
+        inFlight.delete(sending);
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.allSettled([...inFlight]);
+      transport.close();
+    },
+  };
+}
+
+/** Removes the URL's password (raw and decoded) and the URL itself from a text. */
+function secretScrubber(smtpUrl: string): (text: string) => string {
+  const secrets = new Set<string>([smtpUrl]);
+  try {
+    const url = new URL(smtpUrl);
+    if (url.password) {
+      secrets.add(url.password);
+      secrets.add(safeDecode(url.password));
+    }
+  } catch {
+    // an unparsable URL is only removed whole
+  }
+  const sorted = [...secrets].filter((s) => s !== '').sort((a, b) => b.length - a.length);
+  return (text) => sorted.reduce((out, secret) => out.split(secret).join('***'), text);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
