@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import {
   type Client,
@@ -173,6 +173,59 @@ describe('GET /api/storefront/{slug}/products', () => {
 
   it('never shows another store’s products', async () => {
     expect(names(await sf(`${otherSlug}/products`))).toEqual(['Foreign Widget']);
+  });
+});
+
+describe('storefront list totals', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('are counted per category and search, reused for 5 s, then counted again', async () => {
+    // Totals are kept for 5 s (docs/decisions.md): the clock stands still so the test says when.
+    let now = Date.now();
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const shop = await createStoreWithKey(app);
+    const merchant = client(app, shop.key);
+    const hats = await createCategory(merchant, { name: 'Hats', slug: 'hats' });
+    const redHat = await createProduct(merchant, { name: 'Red Hat', category_ids: [hats.id] });
+    await createProduct(merchant, { name: 'Blue Hat', category_ids: [hats.id] });
+    await createProduct(merchant, { name: 'Green Scarf' });
+    // limit=1 gives a full page, whose total can only come from the count (a short page ends the
+    // list, so it carries its own exact total).
+    const list = async (query: string) => {
+      const res = await sf(`${shop.store.slug}/products?limit=1${query}`);
+      expect(res.statusCode).toBe(200);
+      return { first: names(res)[0], total: res.json().meta.pagination.total };
+    };
+
+    expect(await list('')).toEqual({ first: 'Green Scarf', total: 3 });
+    expect(await list('&category=hats')).toEqual({ first: 'Blue Hat', total: 2 });
+    expect(await list('&q=hat')).toEqual({ first: 'Blue Hat', total: 2 });
+    expect(await list('&q=scarf')).toEqual({ first: 'Green Scarf', total: 1 });
+
+    await createProduct(merchant, { name: 'Yellow Hat', category_ids: [hats.id] });
+    now += 4_999;
+    // The page is read fresh; the totals are the ones counted above, unless the page itself proves
+    // them wrong: a full 4th page shows at least 4, and a short page is the end of the list.
+    expect(await list('')).toEqual({ first: 'Yellow Hat', total: 3 });
+    expect(await list('&category=hats')).toEqual({ first: 'Yellow Hat', total: 2 });
+    expect(await list('&page=4')).toEqual({ first: 'Red Hat', total: 4 });
+    const shortPage = await sf(`${shop.store.slug}/products`);
+    expect(names(shortPage)).toHaveLength(4);
+    expect(shortPage.json().meta.pagination.total).toBe(4);
+
+    now += 1;
+    expect(await list('')).toEqual({ first: 'Yellow Hat', total: 4 });
+    expect(await list('&category=hats')).toEqual({ first: 'Yellow Hat', total: 3 });
+    expect(await list('&q=hat')).toEqual({ first: 'Yellow Hat', total: 3 });
+    expect(await list('&q=scarf')).toEqual({ first: 'Green Scarf', total: 1 });
+
+    // An empty page past the end shows there are at most `offset`.
+    const archived = await merchant.patch(`/api/v1/products/${redHat.id}`, { status: 'archived' });
+    expect(archived.statusCode).toBe(200);
+    expect(await list('')).toEqual({ first: 'Yellow Hat', total: 4 });
+    expect(await list('&page=4')).toEqual({ first: undefined, total: 3 });
   });
 });
 

@@ -72,6 +72,21 @@ export async function listProducts(
   page: { offset: number; limit: number },
   sort: ProductSort = 'newest',
 ): Promise<{ rows: ProductRow[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    listProductPage(db, storeId, filter, page, sort),
+    countProducts(db, storeId, filter),
+  ]);
+  return { rows, total };
+}
+
+/** One page of listProducts, without the count (for callers that cache the total). */
+export function listProductPage(
+  db: Executor,
+  storeId: string,
+  filter: ProductFilter,
+  page: { offset: number; limit: number },
+  sort: ProductSort = 'newest',
+): Promise<ProductRow[]> {
   let rowsQuery = filtered(db, storeId, filter).selectAll('products');
   switch (sort) {
     case 'price_asc':
@@ -86,13 +101,15 @@ export async function listProducts(
     default:
       rowsQuery = rowsQuery.orderBy('products.created_at', 'desc').orderBy('products.id', 'desc');
   }
-  const [rows, count] = await Promise.all([
-    rowsQuery.limit(page.limit).offset(page.offset).execute(),
-    filtered(db, storeId, filter)
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return rowsQuery.limit(page.limit).offset(page.offset).execute();
+}
+
+/** The exact number of matching products: it visits every match, so it grows with the catalogue. */
+export async function countProducts(db: Executor, storeId: string, filter: ProductFilter): Promise<number> {
+  const count = await filtered(db, storeId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(count.total);
 }
 
 export function findProduct(

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { TtlCache } from './ttl-cache.js';
+
+function setUp(ttlMs = 1000, maxEntries = 10) {
+  let now = 0;
+  const cache = new TtlCache<number>({ ttlMs, maxEntries, now: () => now });
+  let loads = 0;
+  const load = (value: number) => () => {
+    loads++;
+    return Promise.resolve(value);
+  };
+  return {
+    cache,
+    load,
+    loads: () => loads,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe('TtlCache', () => {
+  it('serves a loaded value until the TTL has passed, then loads again', async () => {
+    const { cache, load, loads, advance } = setUp(1000);
+    expect(await cache.getOrLoad('k', load(1))).toBe(1);
+    advance(999);
+    expect(await cache.getOrLoad('k', load(2))).toBe(1);
+    advance(1);
+    expect(await cache.getOrLoad('k', load(3))).toBe(3);
+    expect(loads()).toBe(2);
+  });
+
+  it('keeps one value per key', async () => {
+    const { cache, load } = setUp();
+    expect(await cache.getOrLoad('a', load(1))).toBe(1);
+    expect(await cache.getOrLoad('b', load(2))).toBe(2);
+    expect(await cache.getOrLoad('a', load(3))).toBe(1);
+  });
+
+  it('shares one load between concurrent misses', async () => {
+    const { cache, load, loads } = setUp();
+    const values = await Promise.all([1, 2, 3].map((n) => cache.getOrLoad('k', load(n))));
+    expect(values).toEqual([1, 1, 1]);
+    expect(loads()).toBe(1);
+  });
+
+  it('forgets a failed load, so the next call retries', async () => {
+    const { cache, load } = setUp();
+    await expect(cache.getOrLoad('k', () => Promise.reject(new Error('down')))).rejects.toThrow('down');
+    expect(await cache.getOrLoad('k', load(2))).toBe(2);
+  });
+
+  it('evicts the oldest entry past maxEntries', async () => {
+    const { cache, load, loads } = setUp(1000, 2);
+    await cache.getOrLoad('a', load(1));
+    await cache.getOrLoad('b', load(2));
+    await cache.getOrLoad('c', load(3));
+    expect(cache.size).toBe(2);
+    expect(await cache.getOrLoad('b', load(20))).toBe(2);
+    expect(await cache.getOrLoad('a', load(10))).toBe(10);
+    expect(loads()).toBe(4);
+  });
+
+  it('caches nothing with a TTL of 0', async () => {
+    const { cache, load } = setUp(0);
+    expect(await cache.getOrLoad('k', load(1))).toBe(1);
+    expect(await cache.getOrLoad('k', load(2))).toBe(2);
+  });
+});

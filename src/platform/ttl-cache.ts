@@ -1,0 +1,61 @@
+interface Entry<V> {
+  value: Promise<V>;
+  expiresAt: number;
+}
+
+export interface TtlCacheOptions {
+  /** How long a loaded value is served, counted from the start of its load; 0 disables caching. */
+  ttlMs: number;
+  /** Past this many keys the oldest entry is evicted, so callers cannot grow it without bound. */
+  maxEntries: number;
+  /** The clock, in ms (tests may pass their own). */
+  now?: () => number;
+}
+
+/**
+ * A small in-process cache of values that are expensive to load, each kept for a short TTL.
+ *
+ * It holds the promise rather than the value, so concurrent misses on a key share one load: when an
+ * entry expires under load, one query refreshes it instead of one per request in flight. A failed
+ * load is forgotten at once, so the next caller retries rather than getting the error for a TTL.
+ * Entries live in a Map, which iterates in insertion order, and a refreshed key is re-inserted:
+ * the first key is always the oldest, and evicting it is O(1).
+ */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly now: () => number;
+
+  constructor(options: TtlCacheOptions) {
+    this.ttlMs = options.ttlMs;
+    this.maxEntries = options.maxEntries;
+    // Read Date.now at each call (not once here), so a test that replaces it is obeyed.
+    this.now = options.now ?? (() => Date.now());
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The value cached for `key` if it is younger than the TTL; otherwise `load()`'s, cached. */
+  getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
+    const now = this.now();
+    const cached = this.entries.get(key);
+    if (cached && cached.expiresAt > now) return cached.value;
+    if (cached) this.entries.delete(key);
+
+    const value = load();
+    // Counted from the start of the load, so a value is never served more than a TTL after the
+    // moment it describes.
+    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
+    value.catch(() => {
+      if (this.entries.get(key)?.value === value) this.entries.delete(key);
+    });
+    if (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest !== undefined) this.entries.delete(oldest);
+    }
+    return value;
+  }
+}
