@@ -30,6 +30,12 @@ import {
 } from './modules/orders/index.js';
 import { storefrontRoutes } from './modules/storefront/storefront.routes.js';
 import { createStoresService, type StoresService } from './modules/stores/index.js';
+import {
+  createWebhooksService,
+  pendingDeliveries,
+  type WebhooksService,
+  webhooksRoutes,
+} from './modules/webhooks/index.js';
 import type { Db } from './platform/db/database.js';
 import { installIdempotency } from './platform/http/idempotency.js';
 import { installMerchantAuth } from './platform/http/merchant-auth.js';
@@ -38,6 +44,7 @@ import { createHttpServer } from './platform/http/server.js';
 import { createMetrics, installRequestMetrics, type Metrics } from './platform/metrics.js';
 import { createSafeFetch } from './platform/net/safe-fetch.js';
 import { operationsRoutes } from './platform/operations.routes.js';
+import { appSecretOf } from './platform/secrets-file.js';
 
 export interface AppDeps {
   config: Config;
@@ -55,6 +62,7 @@ export interface Services {
   discounts: DiscountsService;
   orders: OrdersService;
   checkout: CheckoutService;
+  webhooks: WebhooksService;
 }
 
 export interface App {
@@ -80,8 +88,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     allowPrivateUrls: config.allowPrivateUrls,
     userAgent: 'Emporium-Images/1',
   });
+  const webhookFetch = createSafeFetch({
+    allowPrivateUrls: config.allowPrivateUrls,
+    userAgent: 'Emporium-Webhooks/1',
+  });
   server.addHook('onClose', async () => {
     await imageFetch.close();
+    await webhookFetch.close();
     await storage.close();
   });
   const stores = createStoresService(db, deps.logger);
@@ -106,10 +119,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     discounts,
     orders,
     checkout: createCheckoutService({ db, stores, products, discounts, customers, orders }),
+    webhooks: createWebhooksService({
+      db,
+      fetch: webhookFetch,
+      appSecret: appSecretOf(config),
+      timeoutMs: config.webhookTimeoutMs,
+      guard: { allowPrivateUrls: config.allowPrivateUrls },
+    }),
   };
   const editItems = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
 
   installRequestMetrics(server, metrics);
+  metrics.setQueueDepthSource(() => pendingDeliveries(db));
 
   await server.register(swagger, {
     openapi: {
@@ -149,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(inventoryRoutes, { inventory: services.inventory });
       await v1.register(discountsRoutes, { discounts: services.discounts });
       await v1.register(ordersRoutes, { orders, editItems, stores });
+      await v1.register(webhooksRoutes, { webhooks: services.webhooks });
     },
     { prefix: '/api/v1' },
   );

@@ -9,7 +9,7 @@ import {
   type RateLimitStore,
   RedisRateLimitStore,
 } from './platform/http/rate-limit.js';
-import { loadOrCreateLocalSecrets } from './platform/secrets-file.js';
+import { appSecretOf, loadOrCreateLocalSecrets } from './platform/secrets-file.js';
 
 /** The infrastructure a process needs: the database (embedded or external) and shared counters. */
 export interface Runtime {
@@ -36,6 +36,11 @@ export async function openRuntime(
       log: (line) => logger.info(line),
     });
     url = embedded.url;
+  } else if (!config.appSecret) {
+    appSecretOf(config);
+    logger.warn(
+      'APP_SECRET is not set: using one generated in DATA_DIR; set APP_SECRET so every process shares it',
+    );
   }
   let closing = false;
   const database = openDatabase(url, {

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createDemoStoreOnFirstStart } from './demo.js';
 import { openRuntime } from './runtime.js';
+import { type BackgroundWorker, startBackgroundWorker } from './worker.js';
 
 export interface ServeOptions {
   port?: number;
@@ -10,9 +11,41 @@ export interface ServeOptions {
 }
 
 /**
+ * On SIGTERM/SIGINT: runs `steps` in order (each stops accepting new work and finishes what is in
+ * flight), then exits 0; a shutdown longer than 30 s exits 1.
+ */
+function shutdownOn(logger: Logger, steps: () => Promise<void>) {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight work');
+    const forced = setTimeout(() => {
+      logger.error('shutdown took longer than 30 s; exiting');
+      process.exit(1);
+    }, 30_000);
+    forced.unref();
+    try {
+      await steps();
+      logger.info('shutdown complete');
+      // Exiting at once would cut the logger's asynchronous writes short (lines lost or out of
+      // order): let the event loop drain, and exit shortly after only if a stray handle remains.
+      process.exitCode = 0;
+      setTimeout(() => process.exit(0), 500).unref();
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
  * `emporium serve`: opens the database (starting the embedded cluster when there is no
- * DATABASE_URL), migrates, listens, and on SIGTERM/SIGINT stops accepting, lets in-flight requests
- * finish, closes the database and exits 0.
+ * DATABASE_URL), migrates, listens, runs the background worker unless told not to, and on
+ * SIGTERM/SIGINT stops accepting, lets in-flight requests and deliveries finish, closes the
+ * database and exits 0.
  */
 export async function serve(config: Config, logger: Logger, options: ServeOptions): Promise<void> {
   const startedAt = performance.now();
@@ -28,43 +61,49 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
   }
   const port = options.port ?? config.port;
   await app.server.listen({ port, host: config.host });
+  let worker: BackgroundWorker | undefined;
+  if (options.worker) {
+    worker = startBackgroundWorker({
+      config,
+      db: runtime.database.db,
+      pool: runtime.database.pool,
+      logger,
+      metrics: app.metrics,
+    });
+  }
   logger.info(
     {
       port,
       mode: runtime.embedded ? 'embedded' : 'external',
+      worker: options.worker,
       startupMs: Math.round(performance.now() - startedAt),
     },
     `Emporium ready on ${config.publicUrl} (API reference at ${config.publicUrl}/docs)`,
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    const forced = setTimeout(() => {
-      logger.error('shutdown took longer than 30 s; exiting');
-      process.exit(1);
-    }, 30_000);
-    forced.unref();
+  shutdownOn(logger, async () => {
     // Fastify closes the keep-alive connections that are idle when it closes; one whose request is
     // still in flight goes idle later and would hold the close open for its keep-alive timeout (72 s,
     // past the 30 s limit). Close those too, as soon as their response is sent.
     const closeIdle = setInterval(() => app.server.server.closeIdleConnections(), 100);
-    try {
-      await app.server.close();
-      clearInterval(closeIdle);
-      await runtime.close();
-      logger.info('shutdown complete');
-      // Exiting at once would cut the logger's asynchronous writes short (lines lost or out of
-      // order): let the event loop drain, and exit shortly after only if a stray handle remains.
-      process.exitCode = 0;
-      setTimeout(() => process.exit(0), 500).unref();
-    } catch (error) {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+    await app.server.close();
+    clearInterval(closeIdle);
+    await worker?.stop();
+    await runtime.close();
+  });
+}
+
+/** `emporium worker`: the background worker alone (webhook deliveries), until SIGTERM. */
+export async function work(config: Config, logger: Logger): Promise<void> {
+  const runtime = await openRuntime(config, logger, { migrate: true, poolSize: 4 });
+  const worker = startBackgroundWorker({
+    config,
+    db: runtime.database.db,
+    pool: runtime.database.pool,
+    logger,
+  });
+  shutdownOn(logger, async () => {
+    await worker.stop();
+    await runtime.close();
+  });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /** One registry per app instance, so tests building several apps do not collide. */
 export function createMetrics() {
@@ -18,7 +18,31 @@ export function createMetrics() {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  return { registry, requests, duration };
+  const deliveries = new Counter({
+    name: 'emporium_webhook_attempts_total',
+    help: 'Webhook delivery attempts by outcome (succeeded, pending = will retry, failed)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  let queueDepth: (() => Promise<number>) | undefined;
+  new Gauge({
+    name: 'emporium_webhook_queue_depth',
+    help: 'Webhook deliveries waiting to be sent (due now or scheduled for a retry)',
+    registers: [registry],
+    async collect() {
+      if (queueDepth) this.set(await queueDepth().catch(() => Number.NaN));
+    },
+  });
+  return {
+    registry,
+    requests,
+    duration,
+    deliveries,
+    /** Where the queue-depth gauge reads its value (the database, set by the composition root). */
+    setQueueDepthSource(source: () => Promise<number>) {
+      queueDepth = source;
+    },
+  };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

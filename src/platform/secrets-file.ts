@@ -28,3 +28,12 @@ export function loadOrCreateLocalSecrets(dataDir: string): LocalSecrets {
   }
   return secrets;
 }
+
+/**
+ * The APP_SECRET in force: the configured one, else the one generated into DATA_DIR (fine for one
+ * machine; several processes on other machines must share a configured APP_SECRET).
+ */
+export function appSecretOf(config: { appSecret?: string; dataDir: string }): string {
+  if (!config.appSecret) config.appSecret = loadOrCreateLocalSecrets(config.dataDir).appSecret;
+  return config.appSecret;
+}

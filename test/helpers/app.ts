@@ -9,6 +9,7 @@ import {
   type RateLimitStore,
   RedisRateLimitStore,
 } from '../../src/platform/http/rate-limit.js';
+import { startBackgroundWorker } from '../../src/worker.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
 export interface TestApp extends App {
@@ -30,7 +31,14 @@ export interface TestAppOptions {
 /** Builds the real app over a fresh database of its own (or the one given). */
 export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDatabase = options.testDatabase ?? (await createTestDatabase());
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: testDatabase.url }, options.config);
+  const config = loadConfig(
+    {
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: testDatabase.url,
+      APP_SECRET: 'test-app-secret-0123456789abcdef0123',
+    },
+    options.config,
+  );
   const database = openDatabase(testDatabase.url, { max: 5 });
   let rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
   if (options.redis) {
@@ -51,4 +59,15 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (!options.testDatabase) await testDatabase.drop();
     },
   };
+}
+
+/** The background worker on a test app's database (webhook deliveries), as `serve` runs it. */
+export function startTestWorker(app: TestApp) {
+  return startBackgroundWorker({
+    config: app.config,
+    db: app.database.db,
+    pool: app.database.pool,
+    logger: pino({ level: 'silent' }),
+    metrics: app.metrics,
+  });
 }

@@ -49,3 +49,13 @@ export async function grantStoreAccess(db: Executor, storeId: string, adminUserI
 export async function updateStore(db: Executor, storeId: string, patch: Updateable<StoresTable>) {
   await db.updateTable('stores').set(patch).where('id', '=', storeId).execute();
 }
+
+export async function adminEmails(db: Executor, storeId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('admin_users as u')
+    .innerJoin('admin_user_stores as s', 's.admin_user_id', 'u.id')
+    .select('u.email')
+    .where('s.store_id', '=', storeId)
+    .execute();
+  return rows.map((r) => r.email);
+}

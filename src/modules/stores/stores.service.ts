@@ -111,6 +111,9 @@ export function createStoresService(db: Db, log?: Logger) {
       storeCache.clear();
     },
 
+    /** Where notices for a store's merchants go (a webhook disabled, …). */
+    adminEmails: (storeId: string) => stores.adminEmails(db, storeId),
+
     async saveAppConfig(storeId: string, appConfig: Record<string, unknown>) {
       await stores.updateStore(db, storeId, {
         app_config: JSON.stringify(appConfig),

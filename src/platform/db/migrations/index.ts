@@ -4,6 +4,7 @@ import * as catalog from './2026_11_22_0002_catalog.js';
 import * as idempotency from './2026_11_22_0003_idempotency.js';
 import * as discounts from './2026_11_23_0004_discounts.js';
 import * as orders from './2026_11_23_0005_orders.js';
+import * as webhooks from './2026_11_23_0006_webhooks.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_0003_idempotency': idempotency,
   '2026_11_23_0004_discounts': discounts,
   '2026_11_23_0005_orders': orders,
+  '2026_11_23_0006_webhooks': webhooks,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,276 @@
+import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import type {
+  DeliveryStatus,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhooksTable,
+} from './webhooks.tables.js';
+
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+// ── Webhooks (merchant API) ─────────────────────────────────────────────────────────────────────
+
+export async function insertWebhook(db: Executor, row: Insertable<WebhooksTable>) {
+  return db.insertInto('webhooks').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findWebhook(db: Executor, storeId: string, id: string) {
+  return db
+    .selectFrom('webhooks')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function listWebhooks(db: Executor, storeId: string, page: { offset: number; limit: number }) {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('store_id', '=', storeId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    db
+      .selectFrom('webhooks')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where('store_id', '=', storeId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export function updateWebhook(db: Executor, storeId: string, id: string, patch: Updateable<WebhooksTable>) {
+  return db
+    .updateTable('webhooks')
+    .set({ ...patch, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function deleteWebhook(db: Executor, storeId: string, id: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('webhooks')
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+// ── Delivery log ───────────────────────────────────────────────────────────────────────────────
+
+export async function listAttempts(
+  db: Executor,
+  storeId: string,
+  webhookId: string,
+  filter: { status?: DeliveryStatus },
+  page: { offset: number; limit: number },
+) {
+  let query = db
+    .selectFrom('webhook_attempts')
+    .where('store_id', '=', storeId)
+    .where('webhook_id', '=', webhookId);
+  if (filter.status) query = query.where('status', '=', filter.status);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export function findDelivery(db: Executor, storeId: string, webhookId: string, id: string) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('webhook_id', '=', webhookId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function insertDeliveries(db: Executor, rows: Insertable<WebhookDeliveriesTable>[]) {
+  if (rows.length) await db.insertInto('webhook_deliveries').values(rows).execute();
+}
+
+// ── Dispatcher and worker ──────────────────────────────────────────────────────────────────────
+
+export interface PendingEvent {
+  id: string;
+  store_id: string;
+  name: string;
+  data: Record<string, unknown>;
+  created_at: Date;
+}
+
+/** The oldest undispatched events, locked so concurrent dispatchers take different ones. */
+export async function claimUndispatchedEvents(db: Executor, limit: number): Promise<PendingEvent[]> {
+  const result = await sql<PendingEvent>`
+    SELECT id, store_id, name, data, created_at FROM events
+    WHERE dispatched_at IS NULL
+    ORDER BY seq
+    LIMIT ${limit}
+    FOR UPDATE SKIP LOCKED`.execute(db);
+  return result.rows;
+}
+
+export async function markDispatched(db: Executor, ids: string[]) {
+  if (ids.length)
+    await db.updateTable('events').set({ dispatched_at: new Date() }).where('id', 'in', ids).execute();
+}
+
+/** Active webhooks of these stores, for fan-out. */
+export function activeWebhooksOf(db: Executor, storeIds: string[]) {
+  if (storeIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('webhooks')
+    .select(['id', 'store_id', 'events'])
+    .where('store_id', 'in', storeIds)
+    .where('active', '=', true)
+    .execute();
+}
+
+export interface ClaimedDelivery {
+  id: string;
+  store_id: string;
+  webhook_id: string;
+  event_type: string;
+  payload: string;
+  attempts: number;
+  url: string;
+  secret_sealed: string;
+}
+
+/**
+ * Claims due deliveries of active webhooks with a lease: SKIP LOCKED so concurrent workers take
+ * different rows, and the lease (locked_until) so a worker that dies mid-delivery loses its claim
+ * and another takes the delivery again. Counts the attempt at claim time.
+ */
+export async function claimDueDeliveries(
+  db: Executor,
+  limit: number,
+  leaseMs: number,
+): Promise<ClaimedDelivery[]> {
+  const result = await sql<ClaimedDelivery>`
+    WITH due AS (
+      SELECT d.id FROM webhook_deliveries d
+      JOIN webhooks w ON w.id = d.webhook_id AND w.active
+      WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+        AND (d.locked_until IS NULL OR d.locked_until < now())
+      ORDER BY d.next_attempt_at
+      LIMIT ${limit}
+      FOR UPDATE OF d SKIP LOCKED
+    )
+    UPDATE webhook_deliveries d
+    SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = d.attempts + 1,
+      updated_at = now()
+    FROM due, webhooks w
+    WHERE d.id = due.id AND w.id = d.webhook_id
+    RETURNING d.id, d.store_id, d.webhook_id, d.event_type, d.payload, d.attempts, w.url, w.secret_sealed`.execute(
+    db,
+  );
+  return result.rows;
+}
+
+/** Seconds until the next pending delivery is due (null: none pending). */
+export async function secondsUntilNextDue(db: Executor): Promise<number | null> {
+  const result = await sql<{ seconds: number | null }>`
+    SELECT EXTRACT(EPOCH FROM (min(next_attempt_at) - now()))::float8 AS seconds
+    FROM webhook_deliveries WHERE status = 'pending'`.execute(db);
+  const seconds = result.rows[0]?.seconds;
+  return seconds === null || seconds === undefined ? null : Number(seconds);
+}
+
+export async function insertAttempts(db: Executor, rows: Insertable<WebhookAttemptsTable>[]) {
+  if (rows.length) await db.insertInto('webhook_attempts').values(rows).execute();
+}
+
+export async function finishDelivery(
+  db: Executor,
+  id: string,
+  patch: { status: DeliveryStatus; next_attempt_at: Date | null },
+) {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ ...patch, locked_until: null, updated_at: new Date() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** A success resets the failure run of a webhook. */
+export async function recordWebhookSuccess(db: Executor, webhookIds: string[], at: Date) {
+  if (webhookIds.length === 0) return;
+  await db
+    .updateTable('webhooks')
+    .set({ last_success_at: at, consecutive_failures: 0, failing_since: null })
+    .where('id', 'in', webhookIds)
+    .execute();
+}
+
+/** Counts a failure; returns the webhook's failure run to decide on disabling it. */
+export async function recordWebhookFailure(db: Executor, webhookId: string, at: Date) {
+  return db
+    .updateTable('webhooks')
+    .set((eb) => ({
+      consecutive_failures: eb('consecutive_failures', '+', 1),
+      failing_since: eb.fn.coalesce('failing_since', eb.val(at)),
+    }))
+    .where('id', '=', webhookId)
+    .returning(['id', 'store_id', 'url', 'active', 'failing_since', 'last_success_at'])
+    .executeTakeFirst();
+}
+
+/** Disables an active webhook; returns it if this call disabled it (so the notice is sent once). */
+export function disableWebhook(db: Executor, webhookId: string, reason: string) {
+  return db
+    .updateTable('webhooks')
+    .set({ active: false, disabled_reason: reason, updated_at: new Date() })
+    .where('id', '=', webhookId)
+    .where('active', '=', true)
+    .returning(['id', 'store_id', 'url'])
+    .executeTakeFirst();
+}
+
+export function pendingDeliveriesCount(db: Executor) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('status', '=', 'pending')
+    .executeTakeFirstOrThrow();
+}
+
+/** Retention: attempts, finished deliveries and dispatched events older than `before`. */
+export async function pruneOlderThan(db: Executor, before: Date) {
+  const attempts = await db
+    .deleteFrom('webhook_attempts')
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  const deliveries = await db
+    .deleteFrom('webhook_deliveries')
+    .where('created_at', '<', before)
+    .where('status', '<>', 'pending')
+    .executeTakeFirst();
+  const events = await db
+    .deleteFrom('events')
+    .where('created_at', '<', before)
+    .where('dispatched_at', 'is not', null)
+    .executeTakeFirst();
+  return {
+    attempts: Number(attempts.numDeletedRows),
+    deliveries: Number(deliveries.numDeletedRows),
+    events: Number(events.numDeletedRows),
+  };
+}

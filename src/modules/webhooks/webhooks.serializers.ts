@@ -1,0 +1,36 @@
+import type { AttemptRow, WebhookRow } from './webhooks.repository.js';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function webhookForMerchant(row: WebhookRow) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    active: row.active,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    last_success_at: iso(row.last_success_at),
+    consecutive_failures: row.consecutive_failures,
+    disabled_reason: row.disabled_reason,
+  };
+}
+
+/** One entry of the delivery log: one attempt. */
+export function attemptForMerchant(row: AttemptRow) {
+  return {
+    id: row.id,
+    delivery_id: row.delivery_id,
+    event_type: row.event_type,
+    attempt: row.attempt,
+    status: row.status,
+    status_code: row.status_code,
+    request_body: row.request_body,
+    response_body: row.response_body,
+    error: row.error,
+    duration_ms: row.duration_ms,
+    created_at: row.created_at.toISOString(),
+    next_retry_at: iso(row.next_retry_at),
+  };
+}

@@ -1,0 +1,69 @@
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import { createStoresService } from './modules/stores/index.js';
+import { createWebhookWorker } from './modules/webhooks/index.js';
+import type { Db } from './platform/db/database.js';
+import { createMailer } from './platform/mail.js';
+import type { Metrics } from './platform/metrics.js';
+import { createSafeFetch } from './platform/net/safe-fetch.js';
+import { appSecretOf } from './platform/secrets-file.js';
+
+export interface BackgroundWorker {
+  /** Stops claiming work, finishes what is in flight, records it, closes its connections. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The background worker (webhook deliveries), inside `emporium serve` or alone as `emporium
+ * worker`. Several may run against one database: they claim work with SKIP LOCKED.
+ */
+export function startBackgroundWorker(input: {
+  config: Config;
+  db: Db;
+  pool: pg.Pool;
+  logger: Logger;
+  metrics?: Metrics;
+}): BackgroundWorker {
+  const { config, logger } = input;
+  const fetch = createSafeFetch({
+    allowPrivateUrls: config.allowPrivateUrls,
+    userAgent: 'Emporium-Webhooks/1',
+  });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    logger,
+    production: config.production,
+  });
+  const stores = createStoresService(input.db, logger);
+  const worker = createWebhookWorker({
+    db: input.db,
+    pool: input.pool,
+    fetch,
+    logger,
+    appSecret: appSecretOf(config),
+    retrySchedule: config.webhookRetrySchedule,
+    timeoutMs: config.webhookTimeoutMs,
+    disableAfterHours: config.webhookDisableAfterHours,
+    onAttempt: (outcome) => input.metrics?.deliveries.inc({ outcome }),
+    async onDisabled(webhook, reason) {
+      const to = await stores.adminEmails(webhook.store_id);
+      if (to.length === 0) return;
+      await mailer.send({
+        to,
+        subject: 'Emporium: a webhook was disabled',
+        text: `Your webhook ${webhook.url} (id ${webhook.id}) was disabled: ${reason}.\n\nNo further events are sent to it until you re-enable it (PATCH /api/v1/webhooks/${webhook.id} with {"active": true}, or in the dashboard). Its delivery log shows what the endpoint answered.`,
+      });
+    },
+  });
+  worker.start();
+  logger.info('background worker started (webhook deliveries)');
+  return {
+    async stop() {
+      await worker.stop();
+      await fetch.close();
+      await mailer.close();
+    },
+  };
+}
