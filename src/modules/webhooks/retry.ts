@@ -46,6 +46,8 @@ export function parseRetryAfter(header: string | undefined, now: Date): number |
   if (!header) return undefined;
   const trimmed = header.trim();
   if (/^\d{1,10}$/.test(trimmed)) return Number(trimmed);
+  // Anything else must be an HTTP date, which names a weekday and a month.
+  if (!/[A-Za-z]{3}/.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, (at - now.getTime()) / 1000);
