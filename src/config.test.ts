@@ -1,3 +1,6 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
@@ -133,5 +136,95 @@ describe('loadConfig', () => {
     expect(loadConfig({ PORT: '65535' }).port).toBe(65535);
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '1' }).rateLimitPerMinute).toBe(1);
     expect(loadConfig({ APP_SECRET: 'x'.repeat(32) }).appSecret).toHaveLength(32);
+  });
+});
+
+describe('loadConfig: FCM push notifications', () => {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const account = {
+    type: 'service_account',
+    project_id: 'shop-app',
+    client_email: 'push@shop-app.iam.gserviceaccount.com',
+    private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+  };
+  const json = JSON.stringify(account);
+
+  const errorOf = (env: Record<string, string>) => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      return error as ConfigError;
+    }
+    throw new Error('no ConfigError');
+  };
+
+  it('is off (pushes go to the log) without FCM_SERVICE_ACCOUNT', () => {
+    expect(loadConfig({}).fcm).toBeUndefined();
+  });
+
+  it('reads the service account from inline JSON, with the defaults', () => {
+    expect(loadConfig({ FCM_SERVICE_ACCOUNT: json }).fcm).toEqual({
+      projectId: 'shop-app',
+      endpoint: 'https://fcm.googleapis.com',
+      clientEmail: account.client_email,
+      privateKey: account.private_key,
+      tokenUri: 'https://oauth2.googleapis.com/token',
+    });
+  });
+
+  it('reads the service account from a file; FCM_PROJECT_ID, FCM_ENDPOINT and token_uri override', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'emporium-fcm-')), 'account.json');
+    writeFileSync(file, JSON.stringify({ ...account, token_uri: 'http://127.0.0.1:9/token' }));
+    expect(
+      loadConfig({
+        FCM_SERVICE_ACCOUNT: file,
+        FCM_PROJECT_ID: 'other-app',
+        FCM_ENDPOINT: 'http://127.0.0.1:9/',
+      }).fcm,
+    ).toMatchObject({
+      projectId: 'other-app',
+      endpoint: 'http://127.0.0.1:9',
+      tokenUri: 'http://127.0.0.1:9/token',
+    });
+  });
+
+  it.each([
+    [{ FCM_SERVICE_ACCOUNT: '/nonexistent/account.json' }, 'FCM_SERVICE_ACCOUNT', 'cannot read'],
+    [{ FCM_SERVICE_ACCOUNT: '{not json' }, 'FCM_SERVICE_ACCOUNT', 'JSON'],
+    [
+      { FCM_SERVICE_ACCOUNT: JSON.stringify({ ...account, type: 'authorized_user' }) },
+      'FCM_SERVICE_ACCOUNT',
+      'type',
+    ],
+    [
+      { FCM_SERVICE_ACCOUNT: JSON.stringify({ ...account, client_email: undefined }) },
+      'FCM_SERVICE_ACCOUNT',
+      'client_email',
+    ],
+    [
+      { FCM_SERVICE_ACCOUNT: JSON.stringify({ ...account, private_key: 'nope' }) },
+      'FCM_SERVICE_ACCOUNT',
+      'private_key',
+    ],
+    [
+      { FCM_SERVICE_ACCOUNT: JSON.stringify({ ...account, token_uri: 'ftp://x' }) },
+      'FCM_SERVICE_ACCOUNT',
+      'token_uri',
+    ],
+    [
+      { FCM_SERVICE_ACCOUNT: JSON.stringify({ ...account, project_id: undefined }) },
+      'FCM_PROJECT_ID',
+      'required',
+    ],
+    [{ FCM_SERVICE_ACCOUNT: json, FCM_PROJECT_ID: 'a/../b' }, 'FCM_PROJECT_ID', 'project id'],
+    [{ FCM_SERVICE_ACCOUNT: json, FCM_ENDPOINT: 'fcm.googleapis.com' }, 'FCM_ENDPOINT', 'URL'],
+    [{ FCM_PROJECT_ID: 'shop-app' }, 'FCM_PROJECT_ID', 'FCM_SERVICE_ACCOUNT'],
+  ])('rejects a bad FCM setting with one line naming the variable (%#)', (env, variable, words) => {
+    const error = errorOf(env);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(words);
+    expect(error.message).not.toContain('\n');
+    expect(error.message).not.toContain('PRIVATE KEY');
   });
 });

@@ -1,3 +1,5 @@
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Typed configuration read from the environment once, at start. */
@@ -20,6 +22,18 @@ export interface Config {
   logLevel: string;
   production: boolean;
   media: MediaConfig;
+  /** FCM HTTP v1 for push notifications; undefined: push notifications are written to the log. */
+  fcm: FcmConfig | undefined;
+}
+
+export interface FcmConfig {
+  projectId: string;
+  /** Base URL of the FCM API, without a trailing slash. */
+  endpoint: string;
+  /** The service account (from FCM_SERVICE_ACCOUNT) whose key signs the OAuth 2.0 assertion. */
+  clientEmail: string;
+  privateKey: string;
+  tokenUri: string;
 }
 
 export interface MediaConfig {
@@ -88,6 +102,76 @@ function mailbox(env: Env, name: string): string | undefined {
     );
   }
   return raw;
+}
+
+/**
+ * FCM_SERVICE_ACCOUNT (a path to the service-account JSON file, or the JSON itself), FCM_PROJECT_ID
+ * (default: the file's project_id) and FCM_ENDPOINT. The key is parsed here so a bad one stops the start.
+ */
+function fcm(env: Env): FcmConfig | undefined {
+  const raw = value(env, 'FCM_SERVICE_ACCOUNT');
+  if (raw === undefined) {
+    for (const name of ['FCM_PROJECT_ID', 'FCM_ENDPOINT']) {
+      if (value(env, name) !== undefined)
+        throw new ConfigError(name, 'is set, but FCM_SERVICE_ACCOUNT is not');
+    }
+    return undefined;
+  }
+  const name = 'FCM_SERVICE_ACCOUNT';
+  let text = raw;
+  if (!raw.startsWith('{')) {
+    try {
+      text = readFileSync(raw, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      throw new ConfigError(name, `cannot read the service-account file "${raw}" (${code})`);
+    }
+  }
+  let account: Record<string, unknown>;
+  try {
+    account = JSON.parse(text);
+  } catch {
+    throw new ConfigError(name, 'must be the path to a service-account JSON file, or that JSON itself');
+  }
+  if (typeof account !== 'object' || account === null || Array.isArray(account)) {
+    throw new ConfigError(name, 'must be a service-account JSON object');
+  }
+  if (account.type !== undefined && account.type !== 'service_account') {
+    throw new ConfigError(
+      name,
+      `must be a service-account key (type "service_account"), got "${account.type}"`,
+    );
+  }
+  const field = (key: string) => {
+    const v = account[key];
+    if (typeof v !== 'string' || v.trim() === '') throw new ConfigError(name, `has no ${key}`);
+    return v;
+  };
+  const clientEmail = field('client_email');
+  const privateKey = field('private_key');
+  try {
+    createPrivateKey(privateKey);
+  } catch {
+    throw new ConfigError(name, 'private_key is not a PEM private key');
+  }
+  const tokenUri =
+    account.token_uri === undefined ? 'https://oauth2.googleapis.com/token' : field('token_uri');
+  if (!/^https?:\/\/[^\s]+$/.test(tokenUri) || !URL.canParse(tokenUri)) {
+    throw new ConfigError(name, `token_uri must be an http(s) URL, got "${tokenUri}"`);
+  }
+  const projectId =
+    value(env, 'FCM_PROJECT_ID') ?? (typeof account.project_id === 'string' ? account.project_id : undefined);
+  if (projectId === undefined) {
+    throw new ConfigError('FCM_PROJECT_ID', 'is required: the service account names no project_id');
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9.:_-]*$/.test(projectId)) {
+    throw new ConfigError('FCM_PROJECT_ID', `is not a project id, got "${projectId}"`);
+  }
+  const endpoint = (url(env, 'FCM_ENDPOINT', ['http:', 'https:']) ?? 'https://fcm.googleapis.com').replace(
+    /\/+$/,
+    '',
+  );
+  return { projectId, endpoint, clientEmail, privateKey, tokenUri };
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -159,6 +243,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     logLevel,
     production: value(env, 'NODE_ENV') === 'production',
     media,
+    fcm: fcm(env),
   };
   return { ...config, ...overrides };
 }

@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { createFcmProvider, createLogPushProvider, createPushWorker } from './modules/mobile/index.js';
 import { createStoresService } from './modules/stores/index.js';
 import { createWebhookWorker } from './modules/webhooks/index.js';
 import type { Db } from './platform/db/database.js';
@@ -15,8 +16,8 @@ export interface BackgroundWorker {
 }
 
 /**
- * The background worker (webhook deliveries), inside `emporium serve` or alone as `emporium
- * worker`. Several may run against one database: they claim work with SKIP LOCKED.
+ * The background worker (webhook deliveries, push notifications), inside `emporium serve` or alone
+ * as `emporium worker`. Several may run against one database: they claim work with SKIP LOCKED.
  */
 export function startBackgroundWorker(input: {
   config: Config;
@@ -57,11 +58,24 @@ export function startBackgroundWorker(input: {
       });
     },
   });
+  // Push notifications: FCM HTTP v1 when FCM_SERVICE_ACCOUNT is set, else written to the log.
+  const fcm = config.fcm;
+  const pushProvider = fcm
+    ? createFcmProvider({
+        projectId: fcm.projectId,
+        endpoint: fcm.endpoint,
+        account: fcm,
+        fetch: createSafeFetch({ allowPrivateUrls: config.allowPrivateUrls, userAgent: 'Emporium-Push/1' }),
+      })
+    : createLogPushProvider(logger);
+  const pushWorker = createPushWorker({ db: input.db, pool: input.pool, provider: pushProvider, logger });
   worker.start();
-  logger.info('background worker started (webhook deliveries)');
+  pushWorker.start();
+  logger.info(`background worker started (webhook deliveries, push notifications via ${pushProvider.name})`);
   return {
     async stop() {
-      await worker.stop();
+      await Promise.all([worker.stop(), pushWorker.stop()]);
+      await pushProvider.close?.();
       await fetch.close();
       await mailer.close();
     },
