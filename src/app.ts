@@ -12,7 +12,18 @@ import {
   productsRoutes,
 } from './modules/catalog/index.js';
 import { type CheckoutService, checkoutRoutes, createCheckoutService } from './modules/checkout/index.js';
-import { type CustomersService, createCustomersService, customersRoutes } from './modules/customers/index.js';
+import {
+  type CustomerAccountsService,
+  createCustomerAccountsService,
+  customerAuthRoutes,
+  customerLogoutRoutes,
+} from './modules/customer-accounts/index.js';
+import {
+  type CustomersService,
+  createCustomersService,
+  customerAccountRoutes,
+  customersRoutes,
+} from './modules/customers/index.js';
 import { createDiscountsService, type DiscountsService, discountsRoutes } from './modules/discounts/index.js';
 import { createInventoryService, type InventoryService, inventoryRoutes } from './modules/inventory/index.js';
 import {
@@ -23,8 +34,15 @@ import {
   rehostImages,
 } from './modules/media/index.js';
 import {
+  createMobileService,
+  type MobileService,
+  mobileRoutes,
+  queueOrderPush,
+} from './modules/mobile/index.js';
+import {
   createOrderEditor,
   createOrdersService,
+  customerOrdersRoutes,
   type OrdersService,
   ordersRoutes,
 } from './modules/orders/index.js';
@@ -36,11 +54,14 @@ import {
   type WebhooksService,
   webhooksRoutes,
 } from './modules/webhooks/index.js';
+import { createWishlistService, type WishlistService, wishlistRoutes } from './modules/wishlist/index.js';
 import type { Db } from './platform/db/database.js';
+import { installCustomerAuth } from './platform/http/customer-auth.js';
 import { installIdempotency } from './platform/http/idempotency.js';
 import { installMerchantAuth } from './platform/http/merchant-auth.js';
 import type { RateLimitStore } from './platform/http/rate-limit.js';
 import { createHttpServer } from './platform/http/server.js';
+import { createMailer } from './platform/mail.js';
 import { createMetrics, installRequestMetrics, type Metrics } from './platform/metrics.js';
 import { createSafeFetch } from './platform/net/safe-fetch.js';
 import { operationsRoutes } from './platform/operations.routes.js';
@@ -63,6 +84,9 @@ export interface Services {
   orders: OrdersService;
   checkout: CheckoutService;
   webhooks: WebhooksService;
+  accounts: CustomerAccountsService;
+  wishlist: WishlistService;
+  mobile: MobileService;
 }
 
 export interface App {
@@ -109,7 +133,30 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
   });
   const discounts = createDiscountsService({ db, stores });
-  const orders = createOrdersService({ db, stores, products, discounts, customers, inventory });
+  const orders = createOrdersService({
+    db,
+    stores,
+    products,
+    discounts,
+    customers,
+    inventory,
+    notifyBuyer: queueOrderPush,
+  });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    logger: deps.logger,
+    production: config.production,
+  });
+  server.addHook('onClose', () => mailer.close());
+  const accounts = createCustomerAccountsService({
+    db,
+    customers,
+    mailer,
+    rateLimits: deps.rateLimitStore,
+    appSecret: appSecretOf(config),
+    logger: deps.logger,
+  });
   const services: Services = {
     stores,
     customers,
@@ -119,6 +166,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     discounts,
     orders,
     checkout: createCheckoutService({ db, stores, products, discounts, customers, orders }),
+    accounts,
+    wishlist: createWishlistService({ db, products, stores }),
+    mobile: createMobileService(db),
     webhooks: createWebhooksService({
       db,
       fetch: webhookFetch,
@@ -174,6 +224,29 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     { prefix: '/api/v1' },
   );
+  const secureCookies = config.publicUrl.startsWith('https:');
+  await server.register(customerAuthRoutes, {
+    prefix: '/api/storefront',
+    accounts: services.accounts,
+    stores,
+    secureCookies,
+  });
+  await server.register(async (customerApi) => {
+    installCustomerAuth(customerApi, {
+      resolveSession: (token) => services.accounts.resolveSession(token),
+      publicOrigin: new URL(config.publicUrl).origin,
+    });
+    await customerApi.register(
+      async (account) => {
+        await account.register(customerAccountRoutes, { customers });
+        await account.register(customerLogoutRoutes, { accounts: services.accounts, secureCookies });
+        await account.register(customerOrdersRoutes, { orders });
+        await account.register(wishlistRoutes, { wishlist: services.wishlist });
+      },
+      { prefix: '/api/customer' },
+    );
+    await customerApi.register(mobileRoutes, { prefix: '/api/mobile', mobile: services.mobile });
+  });
   await server.register(checkoutRoutes, {
     prefix: '/api/storefront',
     db,

@@ -312,3 +312,13 @@ export async function findForOrder(db: Executor, storeId: string, productIds: st
   ]);
   return { products, variants, categories };
 }
+
+export function findActiveProducts(db: Executor, storeId: string, ids: string[]) {
+  return db
+    .selectFrom('products')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('status', '=', 'active')
+    .where('id', 'in', ids)
+    .execute();
+}

@@ -413,6 +413,27 @@ export function createProductsService({
     },
 
     /** Storefront: active products only, as list items with their primary image. */
+    /** Storefront summaries of these products, in the order given; ones not active are left out. */
+    async storefrontSummaries(store: { id: string; currency: string }, productIds: string[]) {
+      const ids = productIds.filter(isUuid);
+      if (ids.length === 0) return [];
+      const [rows, images] = await Promise.all([
+        repo.findActiveProducts(db, store.id, ids),
+        repo.primaryImages(db, store.id, ids),
+      ]);
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const decimals = currencyDecimals(store.currency);
+      return ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [productSummaryForStorefront(row, images.get(id), decimals)] : [];
+      });
+    },
+
+    /** Whether the store has this product (any status): wishlists accept only real products. */
+    async exists(storeId: string, productId: string) {
+      return isUuid(productId) && (await repo.findProduct(db, storeId, productId)) !== undefined;
+    },
+
     async storefrontList(
       store: { id: string; currency: string },
       page: PageRequest,

@@ -3,10 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db/database.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
 import { installIdempotency } from '../../platform/http/idempotency.js';
-import { orderForCustomer } from '../orders/index.js';
+import { CustomerOrder, orderForCustomer } from '../orders/index.js';
 import { SlugParams } from '../storefront/storefront.schemas.js';
 import type { StoresService } from '../stores/index.js';
-import { CheckoutBody, CheckoutQuote, CustomerOrder } from './checkout.schemas.js';
+import { CheckoutBody, CheckoutQuote } from './checkout.schemas.js';
 import type { CheckoutService } from './checkout.service.js';
 
 export interface CheckoutRoutesDeps {

@@ -139,3 +139,63 @@ export function addressesOf(db: Executor, storeId: string, customerIds: string[]
     .orderBy('created_at')
     .execute();
 }
+
+export function updateProfile(
+  db: Executor,
+  storeId: string,
+  id: string,
+  patch: { first_name?: string | null; last_name?: string | null; phone?: string | null },
+) {
+  return db
+    .updateTable('customers')
+    .set({ ...patch, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export function listAddresses(db: Executor, storeId: string, customerId: string) {
+  return db
+    .selectFrom('customer_addresses')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('customer_id', '=', customerId)
+    .orderBy('is_default', 'desc')
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function clearDefaultAddress(db: Executor, storeId: string, customerId: string) {
+  await db
+    .updateTable('customer_addresses')
+    .set({ is_default: false })
+    .where('store_id', '=', storeId)
+    .where('customer_id', '=', customerId)
+    .where('is_default', '=', true)
+    .execute();
+}
+
+export function insertAddress(db: Executor, row: Insertable<CustomerAddressesTable>) {
+  return db.insertInto('customer_addresses').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteAddress(db: Executor, storeId: string, customerId: string, id: string) {
+  const result = await db
+    .deleteFrom('customer_addresses')
+    .where('store_id', '=', storeId)
+    .where('customer_id', '=', customerId)
+    .where('id', '=', id)
+    .returning('is_default')
+    .executeTakeFirst();
+  return result;
+}
+
+/** After the default address is deleted, the oldest remaining one becomes the default. */
+export async function promoteOldestAddress(db: Executor, storeId: string, customerId: string) {
+  await sql`
+    UPDATE customer_addresses SET is_default = true
+    WHERE id = (SELECT id FROM customer_addresses WHERE store_id = ${storeId} AND customer_id = ${customerId}
+      ORDER BY created_at, id LIMIT 1)`.execute(db);
+}

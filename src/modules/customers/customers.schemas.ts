@@ -33,3 +33,51 @@ export const CustomerListQuery = Type.Object({
   ...PageQuery,
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Matches e-mail or name, case-insensitive' })),
 });
+
+export const CustomerProfile = Type.Object(
+  {
+    id: Type.String(),
+    email: Type.String(),
+    firstName: Nullable(Type.String()),
+    lastName: Nullable(Type.String()),
+    phone: Nullable(Type.String()),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'CustomerProfile' },
+);
+
+export const ProfileUpdateBody = Type.Object(
+  {
+    firstName: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    lastName: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+  },
+  { additionalProperties: false },
+);
+
+export const SavedAddress = Type.Object({
+  id: Type.String(),
+  line1: Type.String(),
+  line2: Nullable(Type.String()),
+  city: Type.String(),
+  region: Nullable(Type.String()),
+  postalCode: Type.String(),
+  country: Type.String(),
+  phone: Nullable(Type.String()),
+  isDefault: Type.Boolean(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const AddressCreateBody = Type.Object(
+  {
+    line1: Type.String({ minLength: 1, maxLength: 255 }),
+    line2: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    city: Type.String({ minLength: 1, maxLength: 100 }),
+    region: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    postalCode: Type.String({ minLength: 1, maxLength: 20 }),
+    country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code' }),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+    isDefault: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);

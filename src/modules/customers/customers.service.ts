@@ -15,6 +15,17 @@ export interface NewCustomer {
   created_at?: Date;
 }
 
+export interface NewAddress {
+  line1: string;
+  line2?: string | null;
+  city: string;
+  region?: string | null;
+  postal_code: string;
+  country: string;
+  phone?: string | null;
+  is_default?: boolean;
+}
+
 export function createCustomersService(db: Db, stores: StoresService) {
   const decimalsOf = async (storeId: string) => currencyDecimals((await stores.getStore(storeId)).currency);
 
@@ -58,6 +69,56 @@ export function createCustomersService(db: Db, stores: StoresService) {
       customerId: string,
       delta: { orders: number; spent: number },
     ) => repo.addOrderStats(tx, storeId, customerId, delta),
+
+    /** The signed-in customer's own record (customer endpoints). */
+    async profile(storeId: string, customerId: string) {
+      const row = await repo.findCustomer(db, storeId, customerId);
+      if (!row) throw notFound('customer');
+      return row;
+    },
+
+    async updateProfile(
+      storeId: string,
+      customerId: string,
+      patch: { first_name?: string | null; last_name?: string | null; phone?: string | null },
+    ) {
+      const row = await repo.updateProfile(db, storeId, customerId, patch);
+      if (!row) throw notFound('customer');
+      return row;
+    },
+
+    addresses: (storeId: string, customerId: string) => repo.listAddresses(db, storeId, customerId),
+
+    /** The first address, or one marked default, becomes the default; there is always one default. */
+    addAddress(storeId: string, customerId: string, address: NewAddress) {
+      return db.transaction().execute(async (tx) => {
+        const existing = await repo.listAddresses(tx, storeId, customerId);
+        const isDefault = address.is_default === true || existing.length === 0;
+        if (isDefault) await repo.clearDefaultAddress(tx, storeId, customerId);
+        return repo.insertAddress(tx, {
+          id: newId(),
+          store_id: storeId,
+          customer_id: customerId,
+          line1: address.line1,
+          line2: address.line2 ?? null,
+          city: address.city,
+          region: address.region ?? null,
+          postal_code: address.postal_code,
+          country: address.country.toUpperCase(),
+          phone: address.phone ?? null,
+          is_default: isDefault,
+          created_at: new Date(),
+        });
+      });
+    },
+
+    removeAddress(storeId: string, customerId: string, id: string) {
+      return db.transaction().execute(async (tx) => {
+        const removed = isUuid(id) ? await repo.deleteAddress(tx, storeId, customerId, id) : undefined;
+        if (!removed) throw notFound('address');
+        if (removed.is_default) await repo.promoteOldestAddress(tx, storeId, customerId);
+      });
+    },
 
     /** Bulk creation for the CLI seed and test factories. */
     async createMany(storeId: string, customers: NewCustomer[]) {

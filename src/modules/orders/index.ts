@@ -1,6 +1,8 @@
+export { CustomerOrder } from './customer-order.schema.js';
 export { createOrderEditor } from './order-edit.js';
 export type { AppliedDiscount, DiscountCart, DiscountsPort, PricingDeps } from './order-pricing.js';
 export { priceCart, STOREFRONT_FIELDS } from './order-pricing.js';
+export { customerOrdersRoutes } from './orders.customer.routes.js';
 export { ordersRoutes } from './orders.routes.js';
 export { orderForCustomer } from './orders.serializers.js';
 export { createOrdersService, type OrdersService } from './orders.service.js';

@@ -164,3 +164,16 @@ export function orderForCustomer({ order, lines, fulfillments }: OrderDetails) {
     updatedAt: order.updated_at.toISOString(),
   };
 }
+
+export function orderSummaryForCustomer(order: OrderListRow) {
+  return {
+    id: order.id,
+    orderNumber: String(order.order_number),
+    status: order.status,
+    paymentStatus: order.payment_status,
+    fulfillmentStatus: order.fulfillment_status,
+    total: money(order)(order.total),
+    itemCount: order.item_count,
+    createdAt: order.created_at.toISOString(),
+  };
+}

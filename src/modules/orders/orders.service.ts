@@ -22,10 +22,27 @@ import type { OrderDetails } from './orders.serializers.js';
 import type { Address, OrderStatus } from './orders.tables.js';
 import { paymentStatusOf } from './totals.js';
 
+/** Tells the buyer's devices (push) about a paid, fulfilled or cancelled order, in the order's transaction. */
+export type BuyerNotifier = (
+  tx: Executor,
+  input: {
+    storeId: string;
+    customerId: string;
+    kind: 'paid' | 'fulfilled' | 'cancelled';
+    orderNumber: string;
+    tracking?: {
+      carrier?: string | null;
+      trackingNumber?: string | null;
+      trackingUrl?: string | null;
+    } | null;
+  },
+) => Promise<unknown>;
+
 export interface OrdersDeps extends PricingDeps {
   db: Db;
   customers: CustomersService;
   inventory: InventoryService;
+  notifyBuyer?: BuyerNotifier;
 }
 
 export interface PlaceOrderInput {
@@ -55,6 +72,26 @@ const sourceOf = (ctx: RequestContext): OrderChangeSource => ctx.source;
 
 export function createOrdersService(deps: OrdersDeps) {
   const { db, customers, inventory } = deps;
+
+  async function notify(
+    tx: Executor,
+    order: repo.OrderRow,
+    kind: 'paid' | 'fulfilled' | 'cancelled',
+    tracking?: { carrier?: string | null; tracking_number?: string | null; tracking_url?: string | null },
+  ) {
+    if (!deps.notifyBuyer || !order.customer_id) return;
+    await deps.notifyBuyer(tx, {
+      storeId: order.store_id,
+      customerId: order.customer_id,
+      kind,
+      orderNumber: String(order.order_number),
+      tracking: tracking && {
+        carrier: tracking.carrier,
+        trackingNumber: tracking.tracking_number,
+        trackingUrl: tracking.tracking_url,
+      },
+    });
+  }
 
   async function details(tx: Executor, order: repo.OrderRow): Promise<OrderDetails> {
     const [lines, fulfillments] = await Promise.all([
@@ -186,7 +223,10 @@ export function createOrdersService(deps: OrdersDeps) {
     await repo.insertLineItems(tx, lineRows);
     await customers.addOrderStats(tx, storeId, buyer.id, { orders: 1, spent: amountPaid });
     await recordOrderCreated(tx, order, lineRows);
-    if (paid) await recordOrderPaid(tx, order, lineRows);
+    if (paid) {
+      await recordOrderPaid(tx, order, lineRows);
+      await notify(tx, order, 'paid');
+    }
     return { order, lines: lineRows, fulfillments: [] };
   }
 
@@ -229,7 +269,10 @@ export function createOrdersService(deps: OrdersDeps) {
       ),
       source,
     );
-    if (nowPaid) await recordOrderPaid(tx, updated, lines);
+    if (nowPaid) {
+      await recordOrderPaid(tx, updated, lines);
+      await notify(tx, updated, 'paid');
+    }
     return updated;
   }
 
@@ -264,6 +307,7 @@ export function createOrdersService(deps: OrdersDeps) {
       ),
       source,
     );
+    await notify(tx, updated, 'fulfilled', tracking);
     return updated;
   }
 
@@ -300,6 +344,7 @@ export function createOrdersService(deps: OrdersDeps) {
       source,
     );
     await recordOrderCancelled(tx, updated);
+    await notify(tx, updated, 'cancelled');
     return updated;
   }
 

@@ -185,11 +185,17 @@ export async function claimDueDeliveries(
   return result.rows;
 }
 
-/** Seconds until the next pending delivery is due (null: none pending). */
+/**
+ * Seconds until a pending delivery can next be claimed (null: none pending): the same rows as
+ * `claimDueDeliveries` (active webhooks only), each once both due and out of its lease. Counting a
+ * delivery leased to another worker, or one of a disabled webhook, would say "now" for a row no
+ * claim can take, and an idle worker would loop on the database without sleeping.
+ */
 export async function secondsUntilNextDue(db: Executor): Promise<number | null> {
   const result = await sql<{ seconds: number | null }>`
-    SELECT EXTRACT(EPOCH FROM (min(next_attempt_at) - now()))::float8 AS seconds
-    FROM webhook_deliveries WHERE status = 'pending'`.execute(db);
+    SELECT EXTRACT(EPOCH FROM (min(GREATEST(d.next_attempt_at, d.locked_until)) - now()))::float8 AS seconds
+    FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.active
+    WHERE d.status = 'pending'`.execute(db);
   const seconds = result.rows[0]?.seconds;
   return seconds === null || seconds === undefined ? null : Number(seconds);
 }

@@ -5,6 +5,7 @@ import * as idempotency from './2026_11_22_0003_idempotency.js';
 import * as discounts from './2026_11_23_0004_discounts.js';
 import * as orders from './2026_11_23_0005_orders.js';
 import * as webhooks from './2026_11_23_0006_webhooks.js';
+import * as customerAccounts from './2026_11_23_0007_customer_accounts.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_0004_discounts': discounts,
   '2026_11_23_0005_orders': orders,
   '2026_11_23_0006_webhooks': webhooks,
+  '2026_11_23_0007_customer_accounts': customerAccounts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+
+export async function insertCode(
+  db: Executor,
+  row: { id: string; store_id: string; email: string; code_hash: Buffer; expires_at: Date },
+) {
+  await db.insertInto('customer_login_codes').values(row).execute();
+}
+
+/** Codes requested for this e-mail since `since` (the per-e-mail request limit). */
+export async function codesRequestedSince(db: Executor, storeId: string, email: string, since: Date) {
+  const row = await db
+    .selectFrom('customer_login_codes')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('store_id', '=', storeId)
+    .where('email', '=', email)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The newest code of the e-mail, locked: concurrent guesses are counted one after the other. */
+export function latestCodeForUpdate(db: Executor, storeId: string, email: string) {
+  return db
+    .selectFrom('customer_login_codes')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('email', '=', email)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function countWrongAttempt(db: Executor, id: string) {
+  await db
+    .updateTable('customer_login_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function consumeCode(db: Executor, id: string) {
+  await db
+    .updateTable('customer_login_codes')
+    .set({ consumed_at: new Date() })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function insertSession(
+  db: Executor,
+  row: { id: string; store_id: string; customer_id: string; token_hash: Buffer; expires_at: Date },
+) {
+  await db.insertInto('customer_sessions').values(row).execute();
+}
+
+export function findSession(db: Executor, tokenHash: Buffer) {
+  return db
+    .selectFrom('customer_sessions')
+    .select(['id', 'store_id', 'customer_id', 'expires_at'])
+    .where('token_hash', '=', tokenHash)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+}
+
+export async function deleteSession(db: Executor, tokenHash: Buffer) {
+  await db.deleteFrom('customer_sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+/** Expired codes and sessions: kept a day for the request limits, then removed. */
+export async function pruneExpired(db: Executor) {
+  const dayAgo = new Date(Date.now() - 86_400_000);
+  await db.deleteFrom('customer_login_codes').where('expires_at', '<', dayAgo).execute();
+  await db.deleteFrom('customer_sessions').where('expires_at', '<', new Date()).execute();
+}

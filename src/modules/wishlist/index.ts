@@ -1,0 +1,2 @@
+export { wishlistRoutes } from './wishlist.customer.routes.js';
+export { createWishlistService, type WishlistService } from './wishlist.service.js';

@@ -1,0 +1,90 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { forbidden, unauthorized } from './errors.js';
+
+export const SESSION_COOKIE = 'emporium_session';
+
+export interface CustomerAuthOptions {
+  resolveSession(token: string): Promise<{ storeId: string; customerId: string } | undefined>;
+  /** PUBLIC_URL's origin: cookie-authenticated writes must come from it. */
+  publicOrigin: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The raw session token of a customer request (for logout). */
+    sessionToken?: string;
+  }
+}
+
+/** Reads one cookie from the Cookie header (no dependency for one name). */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=');
+    if (index > 0 && part.slice(0, index).trim() === name)
+      return decodeURIComponent(part.slice(index + 1).trim());
+  }
+  return undefined;
+}
+
+export function sessionCookie(token: string, expiresAt: Date, secure: boolean): string {
+  const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+}
+
+export function clearedSessionCookie(secure: boolean): string {
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function originOf(request: FastifyRequest): string | undefined {
+  const origin = request.headers.origin;
+  if (origin && origin !== 'null') return origin;
+  const referer = request.headers.referer;
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The guard of /api/customer and /api/mobile: a session from `Authorization: Bearer <token>` or the
+ * `emporium_session` cookie, else 401. A cookie-authenticated write must come from PUBLIC_URL's
+ * origin (Origin, else Referer), else 403: a cross-site form cannot act on a shopper's behalf.
+ * Bearer tokens are not sent by browsers on their own, so they need no such check.
+ */
+export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthOptions): void {
+  app.addHook('onRoute', (route) => {
+    route.schema = {
+      ...route.schema,
+      security: [{ customerSession: [] }, { customerBearer: [] }],
+      response: {
+        ...(route.schema?.response as object),
+        401: { $ref: 'ErrorBody#' },
+        403: { $ref: 'ErrorBody#' },
+      },
+    } as typeof route.schema;
+  });
+
+  app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
+    const authorization = request.headers.authorization;
+    const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+    const token = bearer ?? readCookie(request.headers.cookie, SESSION_COOKIE);
+    if (!token) throw unauthorized('A customer session is required (cookie or Bearer token)');
+    const session = await options.resolveSession(token);
+    if (!session) throw unauthorized('The session is invalid or has expired');
+    if (!bearer && !SAFE_METHODS.has(request.method) && originOf(request) !== options.publicOrigin) {
+      throw forbidden('Cross-site request refused: send it from the store origin or use a Bearer token');
+    }
+    request.sessionToken = token;
+    request.ctx = {
+      storeId: session.storeId,
+      actor: { kind: 'customer', id: session.customerId },
+      source: 'system',
+      scopes: [],
+    };
+  });
+}
