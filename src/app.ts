@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { adminRoutes, createAdminService } from './modules/admin/index.js';
 import {
   type CategoriesService,
   categoriesRoutes,
@@ -193,7 +194,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       },
       servers: [{ url: config.publicUrl }],
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          adminSession: { type: 'apiKey', in: 'cookie', name: 'emporium_admin' },
+          customerSession: { type: 'apiKey', in: 'cookie', name: 'emporium_session' },
+          customerBearer: { type: 'http', scheme: 'bearer' },
+        },
       },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
@@ -206,9 +212,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await server.register(mediaRoutes, { root: localMediaRoot(config.dataDir) });
   }
 
+  const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
+  const publicOrigin = new URL(config.publicUrl).origin;
   const merchantAuth = {
     resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
     rateLimit: { store: deps.rateLimitStore, perMinute: config.rateLimitPerMinute },
+    admin: { resolveSession: (token: string) => admin.resolveSession(token), publicOrigin },
   };
   await server.register(
     async (v1) => {
@@ -225,6 +234,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     { prefix: '/api/v1' },
   );
   const secureCookies = config.publicUrl.startsWith('https:');
+  await server.register(adminRoutes, { prefix: '/api/admin', admin, stores, merchantAuth, secureCookies });
   await server.register(customerAuthRoutes, {
     prefix: '/api/storefront',
     accounts: services.accounts,
@@ -234,7 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await server.register(async (customerApi) => {
     installCustomerAuth(customerApi, {
       resolveSession: (token) => services.accounts.resolveSession(token),
-      publicOrigin: new URL(config.publicUrl).origin,
+      publicOrigin,
     });
     await customerApi.register(
       async (account) => {

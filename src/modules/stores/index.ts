@@ -1,2 +1,8 @@
 export { hashPassword, verifyPassword } from './passwords.js';
-export { createStoresService, parseScopes, type StoreRow, type StoresService } from './stores.service.js';
+export {
+  createStoresService,
+  parseScopes,
+  type StoreRow,
+  type StoreSettingsPatch,
+  type StoresService,
+} from './stores.service.js';

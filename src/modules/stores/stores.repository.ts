@@ -59,3 +59,21 @@ export async function adminEmails(db: Executor, storeId: string): Promise<string
     .execute();
   return rows.map((r) => r.email);
 }
+
+export function storesOfAdmin(db: Executor, adminUserId: string) {
+  return db
+    .selectFrom('stores as s')
+    .innerJoin('admin_user_stores as a', 'a.store_id', 's.id')
+    .select(['s.id', 's.slug', 's.name', 'a.role'])
+    .where('a.admin_user_id', '=', adminUserId)
+    .orderBy('s.name')
+    .execute();
+}
+
+export function findAdminUser(db: Executor, id: string) {
+  return db.selectFrom('admin_users').select(['id', 'email']).where('id', '=', id).executeTakeFirst();
+}
+
+export async function touchAdminLogin(db: Executor, id: string) {
+  await db.updateTable('admin_users').set({ last_login_at: new Date() }).where('id', '=', id).execute();
+}

@@ -4,11 +4,12 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
 import { isScope, SCOPES, type Scope } from '../../platform/http/scopes.js';
-import { newId } from '../../platform/ids.js';
+import { isUuid, newId } from '../../platform/ids.js';
+import { currencyDecimals } from '../../platform/money.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 import * as keys from './api-keys.repository.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword, verifyPassword } from './passwords.js';
 import * as stores from './stores.repository.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -17,6 +18,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A key's last_used_at is written at most this often, so authentication stays read-only. */
 const TOUCH_INTERVAL_MS = 60_000;
 const STORE_CACHE_MS = 5_000;
+/** A valid scrypt hash of a random password: checked when the e-mail is unknown, to keep timing equal. */
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 export type StoreRow = NonNullable<Awaited<ReturnType<typeof stores.findStoreById>>>;
 
@@ -42,6 +45,18 @@ export function parseScopes(input: string[] | 'all'): Scope[] {
   if (unknown.length > 0) throw invalidRequest(`unknown scope(s): ${unknown.join(', ')}`);
   if (input.length === 0) throw invalidRequest('at least one scope is required');
   return [...new Set(input)] as Scope[];
+}
+
+export interface StoreSettingsPatch {
+  name?: string;
+  logo?: string | null;
+  colors?: Record<string, string>;
+  currency?: string;
+  timezone?: string;
+  shipping_flat_rate?: number;
+  free_shipping_threshold?: number | null;
+  tax_rate_bps?: number;
+  low_stock_threshold?: number;
 }
 
 export function createStoresService(db: Db, log?: Logger) {
@@ -98,18 +113,49 @@ export function createStoresService(db: Db, log?: Logger) {
     },
 
     /** Pricing and stock settings (minor units; tax in basis points). The admin settings page uses it. */
-    async updateSettings(
-      storeId: string,
-      patch: {
-        shipping_flat_rate?: number;
-        free_shipping_threshold?: number | null;
-        tax_rate_bps?: number;
-        low_stock_threshold?: number;
-      },
-    ) {
-      await stores.updateStore(db, storeId, { ...patch, updated_at: new Date() });
+    /**
+     * Store profile, pricing and stock settings (money in minor units; tax in basis points). A new
+     * currency must have the same minor-unit digits: stored prices would otherwise change meaning.
+     */
+    async updateSettings(storeId: string, patch: StoreSettingsPatch) {
+      const current = await this.getStore(storeId);
+      const { colors, ...rest } = patch;
+      if (rest.name !== undefined && !rest.name.trim()) throw invalidRequest('name must not be empty');
+      if (rest.currency !== undefined) {
+        rest.currency = rest.currency.toUpperCase();
+        if (!CURRENCY.test(rest.currency))
+          throw invalidRequest('currency must be a three-letter ISO 4217 code');
+        if (currencyDecimals(rest.currency) !== currencyDecimals(current.currency))
+          throw conflict(
+            `${rest.currency} has other minor units than ${current.currency}: existing prices would change meaning`,
+          );
+      }
+      if (rest.timezone !== undefined && !isTimezone(rest.timezone))
+        throw invalidRequest(`unknown timezone ${rest.timezone}`);
+      await stores.updateStore(db, storeId, {
+        ...rest,
+        ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
+        ...(colors !== undefined ? { colors: JSON.stringify(colors) } : {}),
+        updated_at: new Date(),
+      });
       storeCache.clear();
+      return this.getStore(storeId);
     },
+
+    /**
+     * The admin user with this e-mail and password, or undefined. A wrong e-mail costs the same
+     * scrypt as a wrong password, so timing does not reveal which accounts exist.
+     */
+    async authenticateAdmin(email: string, password: string) {
+      const user = await stores.findAdminUserByEmail(db, email);
+      const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+      if (!user || !ok) return undefined;
+      await stores.touchAdminLogin(db, user.id);
+      return { id: user.id, email: user.email };
+    },
+
+    storesOfAdmin: (adminUserId: string) => stores.storesOfAdmin(db, adminUserId),
+    findAdminUser: (id: string) => stores.findAdminUser(db, id),
 
     /** Where notices for a store's merchants go (a webhook disabled, …). */
     adminEmails: (storeId: string) => stores.adminEmails(db, storeId),
@@ -174,7 +220,7 @@ export function createStoresService(db: Db, log?: Logger) {
     listApiKeys: (storeId: string) => keys.listApiKeys(db, storeId),
 
     async revokeApiKey(storeId: string, id: string) {
-      const revoked = await keys.revokeApiKey(db, storeId, id);
+      const revoked = isUuid(id) ? await keys.revokeApiKey(db, storeId, id) : undefined;
       if (!revoked) throw notFound('API key');
       cache.evictKey(id);
     },

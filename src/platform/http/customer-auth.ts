@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { readCookie, sessionCookieHeader } from './cookies.js';
 import { forbidden, unauthorized } from './errors.js';
+import { isSameOriginWrite } from './same-origin.js';
 
 export const SESSION_COOKIE = 'emporium_session';
 
@@ -16,44 +18,18 @@ declare module 'fastify' {
   }
 }
 
-/** Reads one cookie from the Cookie header (no dependency for one name). */
-export function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const index = part.indexOf('=');
-    if (index > 0 && part.slice(0, index).trim() === name)
-      return decodeURIComponent(part.slice(index + 1).trim());
-  }
-  return undefined;
-}
-
 export function sessionCookie(token: string, expiresAt: Date, secure: boolean): string {
-  const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
-  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`;
+  return sessionCookieHeader(SESSION_COOKIE, token, { expiresAt, sameSite: 'Lax', secure });
 }
 
 export function clearedSessionCookie(secure: boolean): string {
-  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure ? '; Secure' : ''}`;
-}
-
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function originOf(request: FastifyRequest): string | undefined {
-  const origin = request.headers.origin;
-  if (origin && origin !== 'null') return origin;
-  const referer = request.headers.referer;
-  if (!referer) return undefined;
-  try {
-    return new URL(referer).origin;
-  } catch {
-    return undefined;
-  }
+  return sessionCookieHeader(SESSION_COOKIE, '', { expiresAt: new Date(0), sameSite: 'Lax', secure });
 }
 
 /**
  * The guard of /api/customer and /api/mobile: a session from `Authorization: Bearer <token>` or the
- * `emporium_session` cookie, else 401. A cookie-authenticated write must come from PUBLIC_URL's
- * origin (Origin, else Referer), else 403: a cross-site form cannot act on a shopper's behalf.
+ * `emporium_session` cookie, else 401. A cookie-authenticated write must come from the store's own
+ * origin (isSameOriginWrite), else 403: a cross-site form cannot act on a shopper's behalf.
  * Bearer tokens are not sent by browsers on their own, so they need no such check.
  */
 export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthOptions): void {
@@ -76,7 +52,7 @@ export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthO
     if (!token) throw unauthorized('A customer session is required (cookie or Bearer token)');
     const session = await options.resolveSession(token);
     if (!session) throw unauthorized('The session is invalid or has expired');
-    if (!bearer && !SAFE_METHODS.has(request.method) && originOf(request) !== options.publicOrigin) {
+    if (!bearer && !isSameOriginWrite(request, options.publicOrigin)) {
       throw forbidden('Cross-site request refused: send it from the store origin or use a Bearer token');
     }
     request.sessionToken = token;

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from './context.js';
+import { readCookie } from './cookies.js';
 import { forbidden, rateLimited, unauthorized } from './errors.js';
 import type { RateLimitStore } from './rate-limit.js';
+import { isSameOriginWrite } from './same-origin.js';
 
 /** Resolves a raw `X-API-Key` to its store and scopes, or undefined for an unknown/revoked key. */
 export type ApiKeyResolver = (rawKey: string) => Promise<RequestContext | undefined>;
@@ -9,15 +11,29 @@ export type ApiKeyResolver = (rawKey: string) => Promise<RequestContext | undefi
 export interface MerchantAuthOptions {
   resolveApiKey: ApiKeyResolver;
   rateLimit: { store: RateLimitStore; perMinute: number };
+  /** The dashboard's session (cookie `emporium_admin`): every scope of its store. */
+  admin?: { resolveSession: (token: string) => Promise<RequestContext | undefined>; publicOrigin: string };
 }
+
+export const ADMIN_COOKIE = 'emporium_admin';
 
 const WINDOW_MS = 60_000;
 
 /**
- * The `/api/v1` guard, in the contract's order: 401 for a missing or invalid key, 403 for a missing
- * scope, and only then the rate limit, counted per key.
+ * The `/api/v1` guard, in the contract's order: 401 for a missing or invalid key (or dashboard
+ * session), 403 for a missing scope, and only then the rate limit, counted per key or per admin user.
  */
 export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthOptions): void {
+  /** Without an API key, the dashboard's cookie; its writes must pass the same-origin check. */
+  async function adminContext(request: FastifyRequest): Promise<RequestContext | undefined> {
+    const token = options.admin && readCookie(request.headers.cookie, ADMIN_COOKIE);
+    if (!token || !options.admin) return undefined;
+    const ctx = await options.admin.resolveSession(token);
+    if (ctx && !isSameOriginWrite(request, options.admin.publicOrigin))
+      throw forbidden('Cross-site request refused (CSRF check failed)');
+    return ctx;
+  }
+
   app.addHook('onRoute', (route) => {
     const scope = route.config?.scope;
     route.schema = {
@@ -41,9 +57,9 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['x-api-key'];
     const raw = Array.isArray(header) ? header[0] : header;
-    if (!raw) throw unauthorized('The X-API-Key header is missing');
-    const ctx = await options.resolveApiKey(raw);
-    if (!ctx) throw unauthorized('The API key is invalid or revoked');
+    const ctx = raw ? await options.resolveApiKey(raw) : await adminContext(request);
+    if (!ctx)
+      throw unauthorized(raw ? 'The API key is invalid or revoked' : 'The X-API-Key header is missing');
     const scope = request.routeOptions.config.scope;
     if (scope && !ctx.scopes.includes(scope)) {
       throw forbidden(`This API key lacks the ${scope} scope`);

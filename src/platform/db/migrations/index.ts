@@ -6,6 +6,7 @@ import * as discounts from './2026_11_23_0004_discounts.js';
 import * as orders from './2026_11_23_0005_orders.js';
 import * as webhooks from './2026_11_23_0006_webhooks.js';
 import * as customerAccounts from './2026_11_23_0007_customer_accounts.js';
+import * as adminSessions from './2026_11_23_0009_admin_sessions.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_0005_orders': orders,
   '2026_11_23_0006_webhooks': webhooks,
   '2026_11_23_0007_customer_accounts': customerAccounts,
+  '2026_11_23_0009_admin_sessions': adminSessions,
 };
 
 export const migrationProvider: MigrationProvider = {

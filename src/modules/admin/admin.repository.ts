@@ -1,0 +1,26 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+
+export async function insertSession(
+  db: Executor,
+  row: { id: string; admin_user_id: string; store_id: string; token_hash: Buffer; expires_at: Date },
+) {
+  await db.insertInto('admin_sessions').values(row).execute();
+}
+
+/** A live session whose user still has access to its store. */
+export function findSession(db: Executor, tokenHash: Buffer) {
+  return db
+    .selectFrom('admin_sessions as s')
+    .innerJoin('admin_user_stores as a', (join) =>
+      join.onRef('a.admin_user_id', '=', 's.admin_user_id').onRef('a.store_id', '=', 's.store_id'),
+    )
+    .select(['s.id', 's.admin_user_id', 's.store_id'])
+    .where('s.token_hash', '=', tokenHash)
+    .where('s.expires_at', '>', sql<Date>`now()`)
+    .executeTakeFirst();
+}
+
+export async function deleteSession(db: Executor, tokenHash: Buffer) {
+  await db.deleteFrom('admin_sessions').where('token_hash', '=', tokenHash).execute();
+}
