@@ -1,19 +1,10 @@
 import { invalidRequest } from '../../platform/http/errors.js';
+import { parseMoney } from '../../platform/http/money-input.js';
 import { MoneyFormatError, toMinorUnits } from '../../platform/money.js';
 import type { DiscountType } from './evaluate.js';
 
 const invalid = (field: string, message: string) =>
   invalidRequest(`${field} ${message}`, [{ field, message }]);
-
-/** A decimal amount of the store currency → minor units, or 400 naming the field. */
-export function parseMoney(value: string | number, field: string, decimals: number): number {
-  try {
-    return toMinorUnits(value, decimals);
-  } catch (error) {
-    if (error instanceof MoneyFormatError) throw invalid(field, error.message);
-    throw error;
-  }
-}
 
 /**
  * The stored `value` of a discount type: hundredths of a percent for percentage (above 0, at most

@@ -1,11 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
+import { moneyInput } from '../../platform/http/money-input.js';
 
 /** Requests accept a decimal string ("5.00", "12.5") or a number; responses always use the string. */
-const decimalInput = (description: string) =>
-  Type.Union([Type.String({ pattern: '^\\d{1,15}(\\.\\d+)?$' }), Type.Number({ minimum: 0 })], {
-    description,
-  });
+const decimalInput = moneyInput;
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const DiscountTypeSchema = Type.Union([
   Type.Literal('percentage'),
