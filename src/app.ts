@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { adminDashboardRoutes } from './modules/admin/admin.static.js';
 import { adminRoutes, createAdminService } from './modules/admin/index.js';
 import {
   type CategoriesService,
@@ -133,7 +134,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       rehostImages: (urls) => rehostImages(urls, { storage, fetch: imageFetch, logger: deps.logger }),
     },
   });
-  const discounts = createDiscountsService({ db, stores });
+  const categories = createCategoriesService(db);
+  const discounts = createDiscountsService({
+    db,
+    stores,
+    catalog: {
+      existingProductIds: (storeId, ids) => products.existingIds(storeId, ids),
+      existingCategoryIds: (storeId, ids) => categories.existingIds(storeId, ids),
+    },
+  });
   const orders = createOrdersService({
     db,
     stores,
@@ -163,7 +172,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customers,
     inventory,
     products,
-    categories: createCategoriesService(db),
+    categories,
     discounts,
     orders,
     checkout: createCheckoutService({ db, stores, products, discounts, customers, orders }),
@@ -235,6 +244,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   );
   const secureCookies = config.publicUrl.startsWith('https:');
   await server.register(adminRoutes, { prefix: '/api/admin', admin, stores, merchantAuth, secureCookies });
+  await server.register(adminDashboardRoutes);
   await server.register(customerAuthRoutes, {
     prefix: '/api/storefront',
     accounts: services.accounts,

@@ -41,6 +41,10 @@ export function createCategoriesService(db: Db) {
   }
 
   return {
+    /** Which of these ids name categories of the store. */
+    existingIds: (storeId: string, ids: string[]) =>
+      repo.existingCategoryIds(db, storeId, ids.filter(isUuid)),
+
     list: (
       storeId: string,
       page: PageRequest,

@@ -429,6 +429,11 @@ export function createProductsService({
       });
     },
 
+    /** Which of these ids name products of the store (any status). */
+    async existingIds(storeId: string, ids: string[]) {
+      return new Set((await this.lookupForOrder(db, storeId, ids)).keys());
+    },
+
     /** Whether the store has this product (any status): wishlists accept only real products. */
     async exists(storeId: string, productId: string) {
       return isUuid(productId) && (await repo.findProduct(db, storeId, productId)) !== undefined;

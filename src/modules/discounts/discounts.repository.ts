@@ -189,32 +189,6 @@ export async function deleteDiscount(db: Executor, storeId: string, id: string):
   return Number(result.numDeletedRows) > 0;
 }
 
-/**
- * Which of these ids name a product / category of the store. A read-only existence check on the
- * catalogue's tables: the catalogue service exposes no such lookup yet.
- */
-export async function existingProductIds(db: Executor, storeId: string, ids: string[]) {
-  if (ids.length === 0) return new Set<string>();
-  const rows = await db
-    .selectFrom('products')
-    .select('id')
-    .where('store_id', '=', storeId)
-    .where('id', 'in', ids)
-    .execute();
-  return new Set(rows.map((r) => r.id));
-}
-
-export async function existingCategoryIds(db: Executor, storeId: string, ids: string[]) {
-  if (ids.length === 0) return new Set<string>();
-  const rows = await db
-    .selectFrom('categories')
-    .select('id')
-    .where('store_id', '=', storeId)
-    .where('id', 'in', ids)
-    .execute();
-  return new Set(rows.map((r) => r.id));
-}
-
 /** The discounts among `discountIds` this customer has redeemed. */
 export async function redeemedByCustomer(
   db: Executor,

@@ -16,6 +16,11 @@ export interface DiscountsDeps {
   db: Db;
   /** Store settings (the currency's decimals). */
   stores: { getStore(storeId: string): Promise<{ currency: string }> };
+  /** Which ids name products / categories of the store (the catalogue owns those tables). */
+  catalog: {
+    existingProductIds(storeId: string, ids: string[]): Promise<Set<string>>;
+    existingCategoryIds(storeId: string, ids: string[]): Promise<Set<string>>;
+  };
 }
 
 /** The discount an order uses: what checkout subtracts and what it records. */
@@ -42,7 +47,7 @@ export interface ResolveInput {
   now?: Date;
 }
 
-export function createDiscountsService({ db, stores }: DiscountsDeps) {
+export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
   async function decimalsOf(storeId: string) {
     return currencyDecimals((await stores.getStore(storeId)).currency);
   }
@@ -65,12 +70,12 @@ export function createDiscountsService({ db, stores }: DiscountsDeps) {
   ) {
     if (productIds) {
       const fresh = productIds.filter((id) => !current.productIds.includes(id));
-      const known = await repo.existingProductIds(db, storeId, fresh.filter(isUuid));
+      const known = await catalog.existingProductIds(storeId, fresh.filter(isUuid));
       checkKnownIds('product_ids', fresh, known);
     }
     if (categoryIds) {
       const fresh = categoryIds.filter((id) => !current.categoryIds.includes(id));
-      const known = await repo.existingCategoryIds(db, storeId, fresh.filter(isUuid));
+      const known = await catalog.existingCategoryIds(storeId, fresh.filter(isUuid));
       checkKnownIds('category_ids', fresh, known);
     }
   }
