@@ -19,6 +19,8 @@ export interface Config {
   webhookTimeoutMs: number;
   webhookDisableAfterHours: number;
   allowPrivateUrls: boolean;
+  /** Behind a load balancer: take the client address from X-Forwarded-For (per-IP limits). */
+  trustProxy: boolean;
   logLevel: string;
   production: boolean;
   media: MediaConfig;
@@ -240,6 +242,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
     webhookDisableAfterHours: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 100_000),
     allowPrivateUrls: boolean(env, 'ALLOW_PRIVATE_URLS', false),
+    trustProxy: boolean(env, 'TRUST_PROXY', false),
     logLevel,
     production: value(env, 'NODE_ENV') === 'production',
     media,

@@ -13,9 +13,10 @@ export const BODY_LIMIT = 1024 * 1024;
  * strict validation, the one error body). app.ts builds on it, and so do the platform's tests, so they
  * exercise exactly the production wiring.
  */
-export function createHttpServer(logger: FastifyBaseLogger) {
+export function createHttpServer(logger: FastifyBaseLogger, options: { trustProxy?: boolean } = {}) {
   const server = Fastify({
     loggerInstance: logger,
+    trustProxy: options.trustProxy ?? false,
     genReqId: requestIdFor,
     bodyLimit: BODY_LIMIT,
     // While closing, requests still arriving are answered by our hook below with the contract's 503;

@@ -1,0 +1,19 @@
+# Emporium: one image for the API processes (`serve --no-worker`) and the workers (`worker`).
+# External PostgreSQL (DATABASE_URL) is expected in containers; the embedded cluster is for laptops.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY admin ./admin
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
+WORKDIR /app
+COPY --from=build /app /app
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+ENTRYPOINT ["node", "--import", "tsx", "src/cli.ts"]
+CMD ["serve", "--no-worker"]
