@@ -2,11 +2,9 @@
 # External PostgreSQL (DATABASE_URL) is expected in containers; the embedded cluster is for laptops.
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
-COPY admin ./admin
-RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm prune --omit=dev
+# npm ci also builds the dashboard (the `prepare` script); dev tools are dropped afterwards.
+RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
