@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * `npm test` runs the unit tests once and the integration suites on an embedded cluster it starts
@@ -9,6 +9,7 @@ const integration = (name: string, setup: string) => ({
   test: {
     name,
     include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, 'test/browser/**'],
     globalSetup: [setup],
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -21,6 +22,17 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       integration('embedded', 'test/setup/embedded.ts'),
       ...(process.env.TEST_DATABASE_URL ? [integration('postgres', 'test/setup/external.ts')] : []),
+      // The dashboard in Debian's Chromium; without /usr/bin/chromium the setup says so and the suite skips.
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: ['test/browser/setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

@@ -1,0 +1,143 @@
+import { useEffect, useRef, useState } from 'react';
+import { ConfirmProvider } from './components/dialogs';
+import { Empty } from './components/ui';
+import { Link, matchPath, RouterProvider, useLocation } from './lib/router';
+import { CategoriesPage } from './pages/categories/CategoriesPage';
+import { CustomerDetailPage } from './pages/customers/CustomerDetailPage';
+import { CustomersPage } from './pages/customers/CustomersPage';
+import { DiscountsPage } from './pages/discounts/DiscountsPage';
+import { OrderDetailPage } from './pages/orders/OrderDetailPage';
+import { OrdersPage } from './pages/orders/OrdersPage';
+import { OverviewPage } from './pages/overview/OverviewPage';
+import { ProductEditPage } from './pages/products/ProductEditPage';
+import { ProductsPage } from './pages/products/ProductsPage';
+import { SettingsPage } from './pages/settings/SettingsPage';
+import { SignInPage } from './pages/sign-in/SignInPage';
+import { WebhookDetailPage } from './pages/webhooks/WebhookDetailPage';
+import { WebhooksPage } from './pages/webhooks/WebhooksPage';
+import { SessionGate, useSession } from './session';
+
+const NAV = [
+  { to: '/', label: 'Overview' },
+  { to: '/orders', label: 'Orders' },
+  { to: '/products', label: 'Products' },
+  { to: '/categories', label: 'Categories' },
+  { to: '/discounts', label: 'Discounts' },
+  { to: '/customers', label: 'Customers' },
+  { to: '/webhooks', label: 'Webhooks' },
+  { to: '/settings', label: 'Settings' },
+];
+
+const ROUTES: { pattern: string; render: (params: Record<string, string>) => React.ReactNode }[] = [
+  { pattern: '/', render: () => <OverviewPage /> },
+  { pattern: '/orders', render: () => <OrdersPage /> },
+  { pattern: '/orders/:id', render: (p) => <OrderDetailPage id={p.id as string} /> },
+  { pattern: '/products', render: () => <ProductsPage /> },
+  { pattern: '/products/new', render: () => <ProductEditPage /> },
+  { pattern: '/products/:id', render: (p) => <ProductEditPage id={p.id as string} /> },
+  { pattern: '/categories', render: () => <CategoriesPage /> },
+  { pattern: '/discounts', render: () => <DiscountsPage /> },
+  { pattern: '/customers', render: () => <CustomersPage /> },
+  { pattern: '/customers/:id', render: (p) => <CustomerDetailPage id={p.id as string} /> },
+  { pattern: '/webhooks', render: () => <WebhooksPage /> },
+  { pattern: '/webhooks/:id', render: (p) => <WebhookDetailPage id={p.id as string} /> },
+  { pattern: '/settings', render: () => <SettingsPage /> },
+];
+
+function isCurrent(to: string, path: string): boolean {
+  return to === '/' ? path === '/' : path === to || path.startsWith(`${to}/`);
+}
+
+function Routes() {
+  const { path } = useLocation();
+  for (const route of ROUTES) {
+    const params = matchPath(route.pattern, path);
+    if (params) return <>{route.render(params)}</>;
+  }
+  return (
+    <Empty title="This page does not exist">
+      <Link to="/">Back to the overview</Link>
+    </Empty>
+  );
+}
+
+function Shell() {
+  const { session, store, signOut } = useSession();
+  const { path } = useLocation();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+
+  // After a navigation, focus moves to the new page's heading (as a screen reader user expects).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each navigation, which `path` marks.
+  useEffect(() => {
+    setMenuOpen(false);
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const timer = window.setTimeout(() => main.current?.querySelector<HTMLElement>('h1')?.focus(), 0);
+    return () => window.clearTimeout(timer);
+  }, [path]);
+
+  const current = NAV.find((item) => isCurrent(item.to, path))?.label ?? 'Dashboard';
+  useEffect(() => {
+    document.title = `${current} · ${store.name} · Emporium`;
+  }, [current, store.name]);
+
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls="nav"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true">☰</span> Menu
+        </button>
+        <div className="brand">
+          {store.logo ? <img src={store.logo} alt="" className="brand-logo" /> : null}
+          <span className="brand-name">{store.name}</span>
+        </div>
+        <div className="topbar-user">
+          <span className="user-email">{session.user.email}</span>
+          <button type="button" className="btn btn-link" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <nav id="nav" className={`sidebar ${menuOpen ? 'open' : ''}`} aria-label="Dashboard">
+        <ul>
+          {NAV.map((item) => (
+            <li key={item.to}>
+              <Link to={item.to} aria-current={isCurrent(item.to, path) ? 'page' : undefined}>
+                {item.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" ref={main} className="content">
+        <Routes />
+      </main>
+    </div>
+  );
+}
+
+export function App() {
+  return (
+    <RouterProvider>
+      <ConfirmProvider>
+        <SessionGate
+          signedIn={<Shell />}
+          signedOut={({ expired, onSignedIn }) => <SignInPage expired={expired} onSignedIn={onSignedIn} />}
+        />
+      </ConfirmProvider>
+    </RouterProvider>
+  );
+}

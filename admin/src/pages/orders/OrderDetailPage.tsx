@@ -1,0 +1,357 @@
+import { useState } from 'react';
+import { ApiError, api } from '../../api/client';
+import type { Order } from '../../api/types';
+import {
+  Badge,
+  Button,
+  Card,
+  ErrorBanner,
+  Loading,
+  Notice,
+  PageHeader,
+  TextAreaField,
+} from '../../components/ui';
+import { useResource } from '../../components/useResource';
+import { customerName, formatDateTime } from '../../lib/format';
+import { currencyDecimals, formatMoney, formatSignedMinor, numberToMinor } from '../../lib/money';
+import { Link } from '../../lib/router';
+import { EditItemsModal } from './EditItemsModal';
+import { CancelModal, FulfilModal, MarkPaidModal } from './OrderActions';
+
+type Action = 'pay' | 'fulfil' | 'cancel' | 'edit' | undefined;
+
+function Timeline({ order }: { order: Order }) {
+  const events: { at: string; text: string }[] = [{ at: order.created_at, text: 'Order placed' }];
+  if (order.paid_at)
+    events.push({
+      at: order.paid_at,
+      text: `Paid in full (${formatMoney(order.amount_paid, order.currency)})`,
+    });
+  for (const f of order.fulfillments)
+    events.push({
+      at: f.created_at,
+      text: `Fulfilled${f.carrier ? ` with ${f.carrier}` : ''}${f.tracking_number ? `, tracking ${f.tracking_number}` : ''}`,
+    });
+  if (order.cancelled_at)
+    events.push({
+      at: order.cancelled_at,
+      text: `Cancelled${order.cancel_reason ? `: ${order.cancel_reason}` : ''}`,
+    });
+  if (order.updated_at !== order.created_at && !events.some((e) => e.at === order.updated_at))
+    events.push({ at: order.updated_at, text: 'Last changed' });
+  events.sort((a, b) => a.at.localeCompare(b.at));
+  return (
+    <ol className="timeline">
+      {events.map((e) => (
+        <li key={`${e.at}:${e.text}`}>
+          <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+          <span>{e.text}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function NotesCard({ order, onSaved }: { order: Order; onSaved: (order: Order) => void }) {
+  const [notes, setNotes] = useState(order.notes ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [saved, setSaved] = useState(false);
+  const dirty = notes !== (order.notes ?? '');
+  return (
+    <Card title="Notes">
+      <form
+        className="stack"
+        onSubmit={async (event) => {
+          event.preventDefault();
+          setBusy(true);
+          setError(undefined);
+          setSaved(false);
+          try {
+            const res = await api.patch<{ data: Order }>(`/api/v1/orders/${order.id}`, {
+              notes: notes.trim() || null,
+            });
+            onSaved(res.data);
+            setSaved(true);
+          } catch (reason) {
+            setError(reason);
+          } finally {
+            setBusy(false);
+          }
+        }}
+      >
+        <ErrorBanner error={error} title="Could not save the notes" />
+        <TextAreaField
+          label="Internal notes"
+          rows={3}
+          value={notes}
+          onChange={(e) => {
+            setNotes(e.target.value);
+            setSaved(false);
+          }}
+        />
+        <div className="form-actions">
+          {saved ? (
+            <span role="status" className="text-good">
+              Saved
+            </span>
+          ) : null}
+          <Button type="submit" busy={busy} disabled={!dirty}>
+            Save notes
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+export function OrderDetailPage({ id }: { id: string }) {
+  const order = useResource(
+    (signal) => api.get<{ data: Order }>(`/api/v1/orders/${id}`, undefined, signal),
+    [id],
+  );
+  const [action, setAction] = useState<Action>();
+  const [notice, setNotice] = useState<string>();
+
+  if (order.loading && !order.data) return <Loading label="Loading the order…" />;
+  if (order.error && !order.data) {
+    const missing = order.error instanceof ApiError && order.error.status === 404;
+    return (
+      <div className="stack">
+        <PageHeader title={missing ? 'Order not found' : 'Order'} />
+        <ErrorBanner
+          error={order.error}
+          title={missing ? 'This order does not exist in your store' : 'Could not load the order'}
+        />
+        <Link to="/orders">Back to orders</Link>
+      </div>
+    );
+  }
+  const o = order.data?.data;
+  if (!o) return null;
+  const money = (v: number) => formatMoney(v, o.currency);
+  const open = o.status !== 'cancelled' && o.status !== 'completed';
+  const canPay = o.status !== 'cancelled' && o.balance_due > 0;
+  const canFulfil = o.fulfillment_status === 'unfulfilled' && o.status === 'processing';
+  const canEdit = o.fulfillment_status !== 'fulfilled' && o.status !== 'cancelled';
+  const done = (next: Order, message: string) => {
+    order.set({ data: next });
+    setAction(undefined);
+    setNotice(message);
+  };
+
+  return (
+    <div className="stack-lg">
+      <p className="breadcrumb">
+        <Link to="/orders">Orders</Link> /
+      </p>
+      <PageHeader
+        title={`Order #${o.order_number}`}
+        actions={
+          <>
+            {canPay ? (
+              <Button variant="primary" onClick={() => setAction('pay')}>
+                Mark as paid
+              </Button>
+            ) : null}
+            {canFulfil ? (
+              <Button variant="primary" onClick={() => setAction('fulfil')}>
+                Fulfil
+              </Button>
+            ) : null}
+            {canEdit ? <Button onClick={() => setAction('edit')}>Edit items</Button> : null}
+            {open ? (
+              <Button variant="danger" onClick={() => setAction('cancel')}>
+                Cancel order
+              </Button>
+            ) : null}
+          </>
+        }
+      >
+        <div className="badges" data-testid="order-badges">
+          <Badge value={o.status} />
+          <Badge value={o.payment_status} />
+          <Badge value={o.fulfillment_status} />
+          <span className="hint">Placed {formatDateTime(o.created_at)}</span>
+        </div>
+      </PageHeader>
+      {notice ? <Notice>{notice}</Notice> : null}
+      {o.status === 'pending' && !canFulfil && o.fulfillment_status === 'unfulfilled' ? (
+        <p className="hint">The order can be fulfilled once it is paid.</p>
+      ) : null}
+
+      <div className="grid-main">
+        <div className="stack-lg">
+          <Card title="Items">
+            <div className="table-wrap">
+              <table className="responsive">
+                <thead>
+                  <tr>
+                    <th>Item</th>
+                    <th>SKU</th>
+                    <th className="num">Price</th>
+                    <th className="num">Quantity</th>
+                    <th className="num">Total</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {o.line_items.map((item) => (
+                    <tr key={item.id}>
+                      <td data-label="Item">
+                        {item.product_id ? (
+                          <Link to={`/products/${item.product_id}`}>{item.name}</Link>
+                        ) : (
+                          item.name
+                        )}
+                        {item.variant_title ? <span className="hint"> · {item.variant_title}</span> : null}
+                      </td>
+                      <td data-label="SKU">{item.sku ?? '—'}</td>
+                      <td data-label="Price" className="num">
+                        {money(item.price)}
+                      </td>
+                      <td data-label="Quantity" className="num">
+                        {item.quantity}
+                      </td>
+                      <td data-label="Total" className="num">
+                        {money(item.total)}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <dl className="totals" data-testid="order-totals">
+              <dt>Subtotal</dt>
+              <dd>{money(o.subtotal)}</dd>
+              <dt>Discount{o.coupon_code ? ` (${o.coupon_code})` : ''}</dt>
+              <dd>−{money(o.discount_amount)}</dd>
+              <dt>Shipping</dt>
+              <dd>{money(o.shipping_amount)}</dd>
+              <dt>Tax</dt>
+              <dd>{money(o.tax_amount)}</dd>
+              <dt className="strong">Total</dt>
+              <dd className="strong" data-testid="order-total">
+                {money(o.total)}
+              </dd>
+              <dt>Paid</dt>
+              <dd>{money(o.amount_paid)}</dd>
+              <dt>Balance due</dt>
+              <dd className={o.balance_due > 0 ? 'text-warn' : o.balance_due < 0 ? 'text-bad' : ''}>
+                {money(o.balance_due)}
+              </dd>
+            </dl>
+          </Card>
+          <NotesCard key={o.updated_at} order={o} onSaved={(next) => done(next, 'The notes were saved.')} />
+          <Card title="History">
+            <Timeline order={o} />
+          </Card>
+        </div>
+        <div className="stack-lg">
+          <Card title="Customer">
+            <p className="strong">
+              {o.customer.id ? (
+                <Link to={`/customers/${o.customer.id}`}>{customerName(o.customer)}</Link>
+              ) : (
+                customerName(o.customer)
+              )}
+            </p>
+            <p>
+              <a href={`mailto:${o.customer.email}`}>{o.customer.email}</a>
+            </p>
+            <h3>Shipping address</h3>
+            {o.shipping_address ? (
+              <address>
+                {[o.shipping_address.first_name, o.shipping_address.last_name].filter(Boolean).join(' ')}
+                {o.shipping_address.first_name || o.shipping_address.last_name ? <br /> : null}
+                {o.shipping_address.line1}
+                <br />
+                {o.shipping_address.line2 ? (
+                  <>
+                    {o.shipping_address.line2}
+                    <br />
+                  </>
+                ) : null}
+                {o.shipping_address.postal_code} {o.shipping_address.city}
+                {o.shipping_address.region ? `, ${o.shipping_address.region}` : ''}
+                <br />
+                {o.shipping_address.country}
+              </address>
+            ) : (
+              <p className="hint">No shipping address</p>
+            )}
+          </Card>
+          <Card title="Payment">
+            <p>
+              <Badge value={o.payment_status} />{' '}
+              {o.payment_method ? <span className="hint">via {o.payment_method}</span> : null}
+            </p>
+            <p>
+              {money(o.amount_paid)} paid of {money(o.total)}
+              {o.paid_at ? <span className="hint"> · paid {formatDateTime(o.paid_at)}</span> : null}
+            </p>
+            {o.balance_due < 0 ? <p className="text-bad">Refund due: {money(-o.balance_due)}</p> : null}
+          </Card>
+          <Card title="Fulfilment">
+            <p>
+              <Badge value={o.fulfillment_status} />
+            </p>
+            {o.fulfillments.length === 0 ? <p className="hint">Not shipped yet.</p> : null}
+            {o.fulfillments.map((f) => (
+              <div key={f.id} className="fulfilment" data-testid="fulfilment">
+                <p>
+                  {f.carrier ?? 'Carrier not given'} · {formatDateTime(f.created_at)}
+                </p>
+                {f.tracking_number ? (
+                  <p>
+                    Tracking:{' '}
+                    {f.tracking_url ? (
+                      <a href={f.tracking_url} target="_blank" rel="noreferrer noopener">
+                        {f.tracking_number}
+                      </a>
+                    ) : (
+                      f.tracking_number
+                    )}
+                  </p>
+                ) : null}
+              </div>
+            ))}
+            {o.cancelled_at ? (
+              <p className="text-bad">
+                Cancelled {formatDateTime(o.cancelled_at)}
+                {o.cancel_reason ? `: ${o.cancel_reason}` : ''}
+              </p>
+            ) : null}
+          </Card>
+        </div>
+      </div>
+
+      {action === 'pay' ? (
+        <MarkPaidModal order={o} open onClose={() => setAction(undefined)} onDone={done} />
+      ) : null}
+      {action === 'fulfil' ? (
+        <FulfilModal order={o} open onClose={() => setAction(undefined)} onDone={done} />
+      ) : null}
+      {action === 'cancel' ? (
+        <CancelModal order={o} open onClose={() => setAction(undefined)} onDone={done} />
+      ) : null}
+      {action === 'edit' ? (
+        <EditItemsModal
+          order={o}
+          open
+          onClose={() => setAction(undefined)}
+          onDone={(result) => {
+            const decimals = currencyDecimals(o.currency);
+            setAction(undefined);
+            setNotice(
+              `The items were saved. New total ${money(result.new_total)} (${formatSignedMinor(
+                numberToMinor(result.price_difference, decimals),
+                o.currency,
+              )}).`,
+            );
+            order.reload();
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import { useState } from 'react';
+import { api } from '../../api/client';
+import { Button, Card, ErrorBanner, Notice } from '../../components/ui';
+import { useSession } from '../../session';
+import { checkAppConfig } from './app-config';
+
+const EXAMPLE = { theme: { mode: 'light' }, home: { banners: [] }, features: { wishlist: true } };
+
+/** The JSON the mobile app reads from GET /api/storefront/{slug}/app-config, checked as you type. */
+export function AppConfigEditor() {
+  const { store, setStore } = useSession();
+  const initial = JSON.stringify(Object.keys(store.app_config).length ? store.app_config : EXAMPLE, null, 2);
+  const [text, setText] = useState(initial);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [saved, setSaved] = useState(false);
+  const check = checkAppConfig(text);
+
+  const save = async () => {
+    if (!check.ok) return;
+    setBusy(true);
+    setError(undefined);
+    setSaved(false);
+    try {
+      const res = await api.put<{ data: Record<string, unknown> }>(
+        `/api/storefront/${encodeURIComponent(store.slug)}/app-config`,
+        check.value,
+      );
+      setStore({ ...store, app_config: res.data });
+      setText(JSON.stringify(res.data, null, 2));
+      setSaved(true);
+    } catch (reason) {
+      setError(reason);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Mobile app config">
+      <form
+        className="stack"
+        aria-label="Mobile app config"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <p className="hint">
+          Any JSON object (up to 64 KiB), served to your apps at{' '}
+          <code>/api/storefront/{store.slug}/app-config</code>.
+        </p>
+        <label htmlFor="app-config" className="visually-hidden">
+          App config JSON
+        </label>
+        <textarea
+          id="app-config"
+          className="code-editor"
+          rows={14}
+          spellCheck={false}
+          value={text}
+          aria-invalid={!check.ok || undefined}
+          aria-describedby="app-config-status"
+          onChange={(e) => {
+            setText(e.target.value);
+            setSaved(false);
+          }}
+          onKeyDown={(e) => {
+            // Tab indents inside the editor; Escape then Tab leaves it (keyboard users are not trapped).
+            if (
+              e.key === 'Tab' &&
+              !e.shiftKey &&
+              !e.altKey &&
+              !e.ctrlKey &&
+              !e.metaKey &&
+              e.currentTarget.dataset.escaped !== 'true'
+            ) {
+              e.preventDefault();
+              const el = e.currentTarget;
+              const { selectionStart, selectionEnd } = el;
+              const next = `${text.slice(0, selectionStart)}  ${text.slice(selectionEnd)}`;
+              setText(next);
+              requestAnimationFrame(() => el.setSelectionRange(selectionStart + 2, selectionStart + 2));
+            } else if (e.key === 'Escape') {
+              e.currentTarget.dataset.escaped = 'true';
+            } else if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+              e.preventDefault();
+              void save();
+            } else {
+              e.currentTarget.dataset.escaped = 'false';
+            }
+          }}
+        />
+        <div id="app-config-status" className={check.ok ? 'hint text-good' : 'field-error'} role="status">
+          {check.ok ? `Valid JSON object · ${check.bytes.toLocaleString()} bytes` : check.message}
+        </div>
+        <p className="hint">Tab indents; press Escape, then Tab, to leave the editor. Ctrl+Enter saves.</p>
+        <ErrorBanner error={error} title="Could not save the app config" />
+        {saved ? <Notice>The app config was saved.</Notice> : null}
+        <div className="form-actions">
+          <Button
+            disabled={!check.ok}
+            onClick={() => check.ok && setText(JSON.stringify(check.value, null, 2))}
+          >
+            Format
+          </Button>
+          <Button onClick={() => setText(initial)}>Revert</Button>
+          <Button type="submit" variant="primary" busy={busy} disabled={!check.ok}>
+            Save app config
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}

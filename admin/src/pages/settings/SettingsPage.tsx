@@ -1,0 +1,15 @@
+import { PageHeader } from '../../components/ui';
+import { ApiKeys } from './ApiKeys';
+import { AppConfigEditor } from './AppConfigEditor';
+import { StoreProfile } from './StoreProfile';
+
+export function SettingsPage() {
+  return (
+    <div className="stack-lg">
+      <PageHeader title="Settings" />
+      <StoreProfile />
+      <AppConfigEditor />
+      <ApiKeys />
+    </div>
+  );
+}

@@ -1,0 +1,280 @@
+import { type FormEvent, useMemo, useState } from 'react';
+import { ApiError, api } from '../../api/client';
+import type { StoreSettings } from '../../api/types';
+import { Button, Card, ErrorBanner, Notice, SelectField, TextField } from '../../components/ui';
+import { useSession } from '../../session';
+
+const COLOR_NAMES = ['primary', 'secondary', 'accent', 'background', 'text'] as const;
+const DEFAULT_COLORS: Record<string, string> = {
+  primary: '#4f46e5',
+  secondary: '#0f172a',
+  accent: '#f59e0b',
+  background: '#ffffff',
+  text: '#111827',
+};
+const CURRENCIES = [
+  'USD',
+  'EUR',
+  'GBP',
+  'CAD',
+  'AUD',
+  'JPY',
+  'CHF',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'INR',
+  'BRL',
+  'MXN',
+];
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+function timeZones(current: string): string[] {
+  let zones: string[] = [];
+  try {
+    zones = Intl.supportedValuesOf('timeZone');
+  } catch {
+    zones = [];
+  }
+  if (!zones.includes('UTC')) zones = ['UTC', ...zones];
+  return zones.includes(current) ? zones : [current, ...zones];
+}
+
+function ColorPreview({
+  colors,
+  name,
+  logo,
+}: {
+  colors: Record<string, string>;
+  name: string;
+  logo: string;
+}) {
+  const c = (key: string) => (HEX.test(colors[key] ?? '') ? colors[key] : DEFAULT_COLORS[key]);
+  return (
+    <div
+      className="color-preview"
+      aria-label="Preview of the storefront colours"
+      role="img"
+      style={{ background: c('background'), color: c('text') }}
+    >
+      <div className="color-preview-bar" style={{ background: c('secondary'), color: c('background') }}>
+        {logo ? <img src={logo} alt="" /> : null}
+        <strong>{name || 'Your store'}</strong>
+      </div>
+      <div className="color-preview-body">
+        <p>New season, new arrivals.</p>
+        <span className="color-preview-button" style={{ background: c('primary'), color: c('background') }}>
+          Add to cart
+        </span>{' '}
+        <span className="color-preview-tag" style={{ background: c('accent'), color: c('text') }}>
+          Sale
+        </span>
+      </div>
+    </div>
+  );
+}
+
+/** Name, logo, colours (with a live preview), currency, time zone, shipping, tax, low stock. */
+export function StoreProfile() {
+  const { store, setStore } = useSession();
+  const [draft, setDraft] = useState(() => ({
+    name: store.name,
+    logo: store.logo ?? '',
+    colors: { ...DEFAULT_COLORS, ...store.colors },
+    currency: store.currency,
+    timezone: store.timezone,
+    shipping: store.shipping_flat_rate,
+    freeShipping: store.free_shipping_threshold ?? '',
+    tax: store.tax_rate,
+    lowStock: String(store.low_stock_threshold),
+  }));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [saved, setSaved] = useState(false);
+  const zones = useMemo(() => timeZones(store.timezone), [store.timezone]);
+  const set = (change: Partial<typeof draft>) => {
+    setSaved(false);
+    setDraft((d) => ({ ...d, ...change }));
+  };
+  const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const badColor = COLOR_NAMES.find((k) => !HEX.test(draft.colors[k] ?? ''));
+    if (badColor) {
+      setError(
+        new ApiError(400, 'invalid_request', `The ${badColor} colour must be a hex colour such as #4f46e5.`, [
+          { field: `colors.${badColor}`, message: 'must be #rrggbb' },
+        ]),
+      );
+      return;
+    }
+    setBusy(true);
+    setError(undefined);
+    try {
+      const res = await api.patch<{ data: StoreSettings }>('/api/admin/store', {
+        name: draft.name.trim(),
+        logo: draft.logo.trim() || null,
+        colors: Object.fromEntries(COLOR_NAMES.map((k) => [k, draft.colors[k]])),
+        currency: draft.currency.trim().toUpperCase(),
+        timezone: draft.timezone,
+        shipping_flat_rate: draft.shipping.trim() || '0',
+        free_shipping_threshold: draft.freeShipping.trim() || null,
+        tax_rate: draft.tax.trim() || '0',
+        low_stock_threshold: Number(draft.lowStock || '0'),
+      });
+      setStore(res.data);
+      setSaved(true);
+    } catch (reason) {
+      setError(reason);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Store profile">
+      <form className="stack" onSubmit={submit} aria-label="Store profile">
+        <ErrorBanner error={error} title="Could not save the settings" />
+        {saved ? <Notice>The settings were saved.</Notice> : null}
+        <div className="row">
+          <TextField
+            label="Store name"
+            required
+            value={draft.name}
+            onChange={(e) => set({ name: e.target.value })}
+            error={fieldError('name')}
+          />
+          <TextField
+            label="Logo URL"
+            type="url"
+            value={draft.logo}
+            placeholder="https://…/logo.png"
+            onChange={(e) => set({ logo: e.target.value })}
+            error={fieldError('logo')}
+          />
+        </div>
+        <fieldset className="colors">
+          <legend>Colours</legend>
+          <div className="color-grid">
+            {COLOR_NAMES.map((k) => (
+              <div className="color-field" key={k}>
+                <label htmlFor={`color-${k}`}>{k.charAt(0).toUpperCase() + k.slice(1)}</label>
+                <div className="color-inputs">
+                  <input
+                    type="color"
+                    aria-label={`${k} colour picker`}
+                    value={HEX.test(draft.colors[k] ?? '') ? draft.colors[k] : '#000000'}
+                    onChange={(e) => set({ colors: { ...draft.colors, [k]: e.target.value } })}
+                  />
+                  <input
+                    id={`color-${k}`}
+                    className="input-narrow"
+                    value={draft.colors[k] ?? ''}
+                    aria-invalid={!HEX.test(draft.colors[k] ?? '') || undefined}
+                    onChange={(e) => set({ colors: { ...draft.colors, [k]: e.target.value } })}
+                  />
+                </div>
+                {fieldError(`colors.${k}`) ? (
+                  <div className="field-error">{fieldError(`colors.${k}`)}</div>
+                ) : null}
+              </div>
+            ))}
+          </div>
+          <ColorPreview colors={draft.colors} name={draft.name} logo={draft.logo} />
+        </fieldset>
+        <div className="row">
+          <Field3
+            label="Currency"
+            value={draft.currency}
+            onChange={(currency) => set({ currency })}
+            error={fieldError('currency')}
+            hint="ISO 4217 code; prices keep their amounts"
+          />
+          <SelectField
+            label="Time zone"
+            value={draft.timezone}
+            onChange={(e) => set({ timezone: e.target.value })}
+            options={zones.map((z) => ({ value: z, label: z }))}
+            error={fieldError('timezone')}
+            hint="Days of the analytics"
+          />
+        </div>
+        <div className="row">
+          <TextField
+            label={`Flat shipping rate (${store.currency})`}
+            inputMode="decimal"
+            value={draft.shipping}
+            onChange={(e) => set({ shipping: e.target.value })}
+            error={fieldError('shipping_flat_rate')}
+          />
+          <TextField
+            label={`Free shipping from (${store.currency})`}
+            inputMode="decimal"
+            placeholder="never"
+            value={draft.freeShipping}
+            onChange={(e) => set({ freeShipping: e.target.value })}
+            error={fieldError('free_shipping_threshold')}
+          />
+        </div>
+        <div className="row">
+          <TextField
+            label="Tax rate (%)"
+            inputMode="decimal"
+            value={draft.tax}
+            onChange={(e) => set({ tax: e.target.value })}
+            error={fieldError('tax_rate')}
+          />
+          <TextField
+            label="Low-stock threshold"
+            type="number"
+            min={0}
+            value={draft.lowStock}
+            onChange={(e) => set({ lowStock: e.target.value })}
+            error={fieldError('low_stock_threshold')}
+            hint="Products at or below it are low on stock"
+          />
+        </div>
+        <div className="form-actions">
+          <Button type="submit" variant="primary" busy={busy}>
+            Save settings
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function Field3({
+  label,
+  value,
+  onChange,
+  error,
+  hint,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  error?: string;
+  hint?: string;
+}) {
+  return (
+    <>
+      <TextField
+        label={label}
+        list="currencies"
+        maxLength={3}
+        value={value}
+        onChange={(e) => onChange(e.target.value.toUpperCase())}
+        error={error}
+        hint={hint}
+      />
+      <datalist id="currencies">
+        {CURRENCIES.map((c) => (
+          <option key={c} value={c} />
+        ))}
+      </datalist>
+    </>
+  );
+}

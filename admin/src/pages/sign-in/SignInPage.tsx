@@ -1,0 +1,89 @@
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { ApiError, api } from '../../api/client';
+import type { Session } from '../../api/types';
+import { Button, ErrorBanner, Notice, TextField } from '../../components/ui';
+
+/** E-mail and password; the store slug only for users of several stores. */
+export function SignInPage({
+  expired,
+  onSignedIn,
+}: {
+  expired: boolean;
+  onSignedIn: (session: Session) => Promise<void>;
+}) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [store, setStore] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const emailRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    document.title = 'Sign in · Emporium';
+    emailRef.current?.focus();
+  }, []);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const res = await api.post<{ data: Session }>('/api/admin/auth/login', {
+        email: email.trim(),
+        password,
+        ...(store.trim() ? { store: store.trim() } : {}),
+      });
+      await onSignedIn(res.data);
+    } catch (reason) {
+      setError(reason);
+      setBusy(false);
+    }
+  };
+
+  const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
+
+  return (
+    <div className="sign-in">
+      <form className="card sign-in-card stack" onSubmit={submit} aria-labelledby="sign-in-title">
+        <div>
+          <p className="eyebrow">Emporium</p>
+          <h1 id="sign-in-title">Sign in to your store</h1>
+        </div>
+        {expired ? <Notice tone="info">Your session ended. Please sign in again.</Notice> : null}
+        <ErrorBanner error={error} title="Could not sign in" />
+        <TextField
+          ref={emailRef}
+          label="E-mail"
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          error={fieldError('email')}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          error={fieldError('password')}
+        />
+        <TextField
+          label="Store (optional)"
+          name="store"
+          hint="The store's slug, if your account manages several stores."
+          value={store}
+          onChange={(e) => setStore(e.target.value)}
+          error={fieldError('store')}
+        />
+        <Button type="submit" variant="primary" busy={busy}>
+          Sign in
+        </Button>
+      </form>
+    </div>
+  );
+}

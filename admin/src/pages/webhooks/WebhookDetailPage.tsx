@@ -1,0 +1,279 @@
+import { type FormEvent, useState } from 'react';
+import { ApiError, api } from '../../api/client';
+import { type DeliveryAttempt, WEBHOOK_EVENTS, type Webhook } from '../../api/types';
+import { useConfirm } from '../../components/dialogs';
+import {
+  Badge,
+  Button,
+  Card,
+  ErrorBanner,
+  Loading,
+  Notice,
+  PageHeader,
+  SelectField,
+  TextField,
+} from '../../components/ui';
+import { useResource } from '../../components/useResource';
+import { formatDateTime } from '../../lib/format';
+import { Link, navigate } from '../../lib/router';
+import { DeliveryLog } from './DeliveryLog';
+import { EventPicker } from './EventPicker';
+import { SecretOnce } from './SecretOnce';
+
+function SettingsForm({ webhook, onSaved }: { webhook: Webhook; onSaved: (w: Webhook) => void }) {
+  const [url, setUrl] = useState(webhook.url);
+  const [description, setDescription] = useState(webhook.description ?? '');
+  const [events, setEvents] = useState(webhook.events);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const res = await api.patch<{ data: Webhook }>(`/api/v1/webhooks/${webhook.id}`, {
+        url: url.trim(),
+        description: description.trim() || null,
+        events,
+      });
+      onSaved(res.data);
+    } catch (reason) {
+      setError(reason);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="stack" onSubmit={submit} aria-label="Webhook settings">
+      <ErrorBanner error={error} title="Could not save the webhook" />
+      <TextField
+        label="Endpoint URL"
+        type="url"
+        required
+        value={url}
+        onChange={(e) => setUrl(e.target.value)}
+        error={fieldError('url')}
+      />
+      <TextField label="Description" value={description} onChange={(e) => setDescription(e.target.value)} />
+      <EventPicker value={events} onChange={setEvents} error={fieldError('events')} />
+      <div className="form-actions">
+        <Button type="submit" busy={busy}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function TestSend({ webhook, onSent }: { webhook: Webhook; onSent: (a: DeliveryAttempt) => void }) {
+  const subscribed = webhook.events.includes('*')
+    ? [...WEBHOOK_EVENTS]
+    : WEBHOOK_EVENTS.filter((e) => webhook.events.includes(e));
+  const [event, setEvent] = useState<string>(subscribed[0] ?? 'order.created');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [result, setResult] = useState<DeliveryAttempt>();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(undefined);
+    setResult(undefined);
+    try {
+      const res = await api.post<{ data: DeliveryAttempt }>(`/api/v1/webhooks/${webhook.id}/test`, { event });
+      setResult(res.data);
+      onSent(res.data);
+    } catch (reason) {
+      setError(reason);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className="stack" onSubmit={submit} aria-label="Send a test">
+      <p className="hint">Sends sample data now, marked as a test (never retried).</p>
+      <div className="row align-end">
+        <SelectField
+          label="Event"
+          value={event}
+          onChange={(e) => setEvent(e.target.value)}
+          options={subscribed.map((e) => ({ value: e, label: e }))}
+        />
+        <Button type="submit" busy={busy} disabled={!subscribed.length}>
+          Send test
+        </Button>
+      </div>
+      <ErrorBanner error={error} title="Could not send the test" />
+      {result ? (
+        <div data-testid="test-result">
+          {result.status === 'succeeded' ? (
+            <Notice>
+              Test delivered: HTTP {result.status_code} in {result.duration_ms} ms.
+            </Notice>
+          ) : (
+            <Notice tone="warning">
+              Test failed: {result.status_code ? `HTTP ${result.status_code}` : result.error}. See the log
+              below.
+            </Notice>
+          )}
+        </div>
+      ) : null}
+    </form>
+  );
+}
+
+export function WebhookDetailPage({ id }: { id: string }) {
+  const confirm = useConfirm();
+  const webhook = useResource(
+    (signal) => api.get<{ data: Webhook }>(`/api/v1/webhooks/${id}`, undefined, signal),
+    [id],
+  );
+  const [notice, setNotice] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  const [secret, setSecret] = useState<string>();
+  const [logVersion, setLogVersion] = useState(0);
+
+  if (webhook.loading && !webhook.data) return <Loading label="Loading the webhook…" />;
+  const w = webhook.data?.data;
+  if (!w)
+    return (
+      <div className="stack">
+        <PageHeader title="Webhook" />
+        <ErrorBanner error={webhook.error} title="Could not load the webhook" />
+        <Link to="/webhooks">Back to webhooks</Link>
+      </div>
+    );
+
+  const setActive = async (active: boolean) => {
+    if (!active) {
+      const ok = await confirm({
+        title: 'Disable this webhook?',
+        message: 'No event is sent to it until it is enabled again; events meanwhile are not queued for it.',
+        confirmLabel: 'Disable',
+        danger: true,
+      });
+      if (!ok) return;
+    }
+    setError(undefined);
+    try {
+      const res = await api.patch<{ data: Webhook }>(`/api/v1/webhooks/${w.id}`, { active });
+      webhook.set({ data: res.data });
+      setNotice(active ? 'The webhook is enabled again.' : 'The webhook is disabled.');
+    } catch (reason) {
+      setError(reason);
+    }
+  };
+
+  const rotate = async () => {
+    const ok = await confirm({
+      title: 'Make a new signing secret?',
+      message: 'The current secret stops working at once: update your receiver with the new one.',
+      confirmLabel: 'Rotate secret',
+      danger: true,
+    });
+    if (!ok) return;
+    setError(undefined);
+    try {
+      const res = await api.post<{ data: Webhook & { secret: string } }>(
+        `/api/v1/webhooks/${w.id}/rotate-secret`,
+      );
+      setSecret(res.data.secret);
+    } catch (reason) {
+      setError(reason);
+    }
+  };
+
+  const remove = async () => {
+    const ok = await confirm({
+      title: 'Delete this webhook?',
+      message: `${w.url} stops receiving events, and its delivery log is deleted.`,
+      confirmLabel: 'Delete webhook',
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      await api.delete(`/api/v1/webhooks/${w.id}`);
+      navigate('/webhooks');
+    } catch (reason) {
+      setError(reason);
+    }
+  };
+
+  return (
+    <div className="stack-lg">
+      <p className="breadcrumb">
+        <Link to="/webhooks">Webhooks</Link> /
+      </p>
+      <PageHeader
+        title={w.description || 'Webhook'}
+        actions={
+          <>
+            <Button onClick={() => void rotate()}>Rotate secret</Button>
+            <Button variant="danger" onClick={() => void remove()}>
+              Delete
+            </Button>
+          </>
+        }
+      >
+        <p className="subtitle break">{w.url}</p>
+      </PageHeader>
+      {notice ? <Notice>{notice}</Notice> : null}
+      <ErrorBanner error={error} title="Something went wrong" />
+      {!w.active ? (
+        <div className="banner banner-warning" role="status">
+          <strong>This webhook is disabled.</strong>
+          <p>{w.disabled_reason ?? 'It was disabled by a merchant.'}</p>
+          <Button variant="primary" onClick={() => void setActive(true)}>
+            Enable again
+          </Button>
+        </div>
+      ) : null}
+      <div className="grid-main">
+        <div className="stack-lg">
+          <Card title="Delivery log">
+            <DeliveryLog webhook={w} version={logVersion} />
+          </Card>
+        </div>
+        <div className="stack-lg">
+          <Card title="Status">
+            <p>
+              <Badge value={w.active ? 'active' : 'disabled'} />{' '}
+              {w.consecutive_failures ? (
+                <span className="text-bad">{w.consecutive_failures} failures in a row</span>
+              ) : null}
+            </p>
+            <p className="hint">
+              Last success: {w.last_success_at ? formatDateTime(w.last_success_at) : 'never'}
+            </p>
+            {w.active ? (
+              <Button variant="link" onClick={() => void setActive(false)}>
+                Disable
+              </Button>
+            ) : null}
+          </Card>
+          <Card title="Send a test">
+            <TestSend webhook={w} onSent={() => setLogVersion((v) => v + 1)} />
+          </Card>
+          <Card title="Settings">
+            <SettingsForm
+              key={w.updated_at}
+              webhook={w}
+              onSaved={(next) => {
+                webhook.set({ data: next });
+                setNotice('The webhook was saved.');
+              }}
+            />
+          </Card>
+        </div>
+      </div>
+      {secret ? (
+        <SecretOnce
+          title="New signing secret"
+          what="new signing secret"
+          secret={secret}
+          onClose={() => setSecret(undefined)}
+        />
+      ) : null}
+    </div>
+  );
+}
