@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import embeddedSetup from '../setup/embedded.js';
-import { CHROMIUM, hasChromium } from './chromium.js';
+import { CHROMIUM, hasChromium, SCREENSHOTS } from './chromium.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -19,6 +19,8 @@ export default async function setup(project: TestProject) {
     );
     return;
   }
+  // Screenshots of this run only.
+  fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
   if (!fs.existsSync(path.join(ROOT, 'admin/dist/index.html'))) {
     execFileSync(
       process.execPath,

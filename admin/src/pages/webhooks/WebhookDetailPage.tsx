@@ -252,7 +252,13 @@ export function WebhookDetailPage({ id }: { id: string }) {
             ) : null}
           </Card>
           <Card title="Send a test">
-            <TestSend webhook={w} onSent={() => setLogVersion((v) => v + 1)} />
+            <TestSend
+              webhook={w}
+              onSent={() => {
+                setLogVersion((v) => v + 1);
+                webhook.reload();
+              }}
+            />
           </Card>
           <Card title="Settings">
             <SettingsForm
