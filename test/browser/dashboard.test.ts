@@ -184,6 +184,55 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     await screenshot(page, '03-products');
   });
 
+  it('creates a product with options and variants, then edits it', async () => {
+    await nav('Products');
+    await page.getByRole('button', { name: 'New product' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Linen Shirt');
+    await page.getByLabel('Price (USD)', { exact: true }).fill('30.00');
+    await page.getByRole('button', { name: 'Add option' }).click();
+    await page.getByLabel('Option 1 name').fill('Size');
+    await page.getByLabel('Values').fill('S, M');
+    await page.getByRole('button', { name: 'Make variants from options' }).click();
+    await page.getByLabel('Stock of S', { exact: true }).fill('4');
+    await page.getByLabel('Stock of M', { exact: true }).fill('6');
+    await page.getByLabel('SKU of M', { exact: true }).fill('SHIRT-M');
+    await page.getByRole('button', { name: 'Create product' }).click();
+    await heading('Linen Shirt').waitFor();
+    const created = (await api.get('/api/v1/products?q=Linen')).json().data[0];
+    expect(created).toMatchObject({
+      price: '30.00',
+      inventory: 10,
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+    });
+    expect(
+      created.variants.map((v: { title: string; inventory: number; sku: string | null }) => [
+        v.title,
+        v.inventory,
+        v.sku,
+      ]),
+    ).toEqual([
+      ['S', 4, null],
+      ['M', 6, 'SHIRT-M'],
+    ]);
+
+    await page.getByLabel('Price (USD)', { exact: true }).fill('32.00');
+    await page.getByLabel('Price of M', { exact: true }).fill('34.00');
+    await page.getByRole('button', { name: 'Save product' }).click();
+    await notice('The product was saved.');
+    const saved = (await api.get(`/api/v1/products/${created.id}`)).json().data;
+    expect(saved.price).toBe('32.00');
+    expect(
+      saved.variants.map((v: { id: string; price: string; inventory: number }) => [
+        v.id,
+        v.price,
+        v.inventory,
+      ]),
+    ).toEqual([
+      [created.variants[0].id, '30.00', 4],
+      [created.variants[1].id, '34.00', 6],
+    ]);
+  });
+
   it('creates a category, and deletes another only after confirming', async () => {
     await nav('Categories');
     for (const name of ['Kitchen', 'Temporary']) {
@@ -285,12 +334,41 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     // Nothing is saved before the button is pressed.
     expect((await api.get(`/api/v1/orders/${order.id}`)).json().data.total).toBe(18.75);
 
+    // A new line from the catalogue: + 12.50.
+    await dialog().getByLabel('Find a product to add').fill('Enamel');
+    await dialog().getByLabel('Find a product to add').press('Enter');
+    await dialog().getByRole('button', { name: 'Add Enamel Mug' }).click();
+    await preview.getByText('$56.25').waitFor();
+    expect(await dialog().getByTestId('preview-difference').textContent()).toBe('+$37.50');
+
     await dialog().getByRole('button', { name: 'Save changes' }).click();
-    await notice('The items were saved. New total $43.75 (+$25.00).');
+    await notice('The items were saved. New total $56.25 (+$37.50).');
     const saved = (await api.get(`/api/v1/orders/${order.id}`)).json().data;
-    expect(saved).toMatchObject({ subtotal: 37.5, shipping_amount: 5, tax_amount: 1.25, total: 43.75 });
-    expect(saved.line_items[0].quantity).toBe(3);
-    await page.getByTestId('order-total').getByText('$43.75').waitFor();
+    expect(saved).toMatchObject({ subtotal: 50, shipping_amount: 5, tax_amount: 1.25, total: 56.25 });
+    expect(saved.line_items.map((l: { quantity: number; price: number }) => [l.quantity, l.price])).toEqual([
+      [3, 12.5],
+      [1, 12.5],
+    ]);
+    await page.getByTestId('order-total').getByText('$56.25').waitFor();
+  });
+
+  it('cancels an order with a reason, putting the items back in stock', async () => {
+    const stock = async () =>
+      (await api.get(`/api/v1/inventory/${productId}`)).json().data.inventory as number;
+    const before = await stock();
+    const order = await orderByApi([{ product_id: productId, quantity: 2 }], 'grace@example.com');
+    expect(await stock()).toBe(before - 2);
+    await openOrder(order.order_number);
+    await page.getByRole('button', { name: 'Cancel order' }).click();
+    await dialog().getByLabel('Reason').fill('Customer changed their mind');
+    expect(await dialog().getByLabel('Put the items back in stock').isChecked()).toBe(true);
+    await screenshot(page, '09-order-cancel');
+    await dialog().getByRole('button', { name: 'Cancel order' }).click();
+    await notice('The order was cancelled.');
+    const saved = (await api.get(`/api/v1/orders/${order.id}`)).json().data;
+    expect(saved).toMatchObject({ status: 'cancelled', cancel_reason: 'Customer changed their mind' });
+    expect(await stock()).toBe(before);
+    expect(await page.getByRole('button', { name: 'Mark as paid' }).count()).toBe(0);
   });
 
   it('lists customers and opens one with their orders', async () => {
@@ -361,6 +439,16 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     expect(receiver.received[before + 1]?.headers['x-webhook-id']).toBe(test?.headers['x-webhook-id']);
     const log = (await api.get(`/api/v1/webhooks/${webhookId}/deliveries`)).json().data;
     expect(log).toHaveLength(2);
+
+    // Disabling asks first; a disabled webhook shows why and is enabled again with one button.
+    await page.getByRole('button', { name: 'Disable', exact: true }).click();
+    await dialog().getByRole('button', { name: 'Disable', exact: true }).click();
+    await page.getByText('This webhook is disabled.').waitFor();
+    expect((await api.get(`/api/v1/webhooks/${webhookId}`)).json().data.active).toBe(false);
+    await screenshot(page, '13-webhook-disabled');
+    await page.getByRole('button', { name: 'Enable again' }).click();
+    await notice('The webhook is enabled again.');
+    expect((await api.get(`/api/v1/webhooks/${webhookId}`)).json().data.active).toBe(true);
   });
 
   it('a payment and a later edit made in the dashboard reach the receiver with source admin', async () => {
@@ -468,9 +556,29 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
 
   it('shows the overview with the previous-period comparison, and a friendly state without analytics', async () => {
     await nav('Overview');
-    await page.getByText('compared with the period just before it').waitFor();
-    await page.getByText('Revenue', { exact: true }).first().waitFor();
+    // The analytics endpoint's answer: the charts, or (on a server without it) the empty state.
+    const outcome = page
+      .getByText('compared with the period just before it')
+      .or(page.getByText('Analytics are not available yet'))
+      .or(page.getByRole('alert'));
+    await outcome.first().waitFor();
     await screenshot(page, '00-overview');
+    const analytics = await api.get('/api/v1/analytics');
+    if (analytics.statusCode === 200) {
+      expect(
+        await page.getByRole('alert').count(),
+        await page.getByRole('alert').allTextContents().then(String),
+      ).toBe(0);
+      const totals = analytics.json().data.totals;
+      await page.getByText('Revenue', { exact: true }).first().waitFor();
+      expect(
+        await page.locator('.kpi').filter({ hasText: 'Orders' }).first().locator('.kpi-value').textContent(),
+      ).toBe(String(totals.orders));
+      await page.locator('svg[aria-label^="Revenue by"]').waitFor();
+    } else {
+      expect(analytics.statusCode).toBe(404);
+      await page.getByText('Analytics are not available yet').waitFor();
+    }
 
     await page.route('**/api/v1/analytics**', (route) =>
       route.fulfill({
