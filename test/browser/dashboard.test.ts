@@ -125,6 +125,7 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     const alert = page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toContain('Wrong e-mail or password');
+    expect(await page.getByText('Your session ended').count()).toBe(0);
     await screenshot(page, '02-sign-in-error');
 
     await page.getByLabel('Password').fill(PASSWORD);

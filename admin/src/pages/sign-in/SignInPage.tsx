@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { ApiError, api } from '../../api/client';
+import { ApiError, request } from '../../api/client';
 import type { Session } from '../../api/types';
 import { Button, ErrorBanner, Notice, TextField } from '../../components/ui';
 
@@ -28,11 +28,13 @@ export function SignInPage({
     setBusy(true);
     setError(undefined);
     try {
-      const res = await api.post<{ data: Session }>('/api/admin/auth/login', {
-        email: email.trim(),
-        password,
-        ...(store.trim() ? { store: store.trim() } : {}),
-      });
+      // A wrong password is 401 too: shown here, not taken for an ended session.
+      const res = await request<{ data: Session }>(
+        'POST',
+        '/api/admin/auth/login',
+        { email: email.trim(), password, ...(store.trim() ? { store: store.trim() } : {}) },
+        { quietUnauthorized: true },
+      );
       await onSignedIn(res.data);
     } catch (reason) {
       setError(reason);
