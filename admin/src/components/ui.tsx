@@ -5,6 +5,7 @@ import {
   type ReactNode,
   type SelectHTMLAttributes,
   useId,
+  useState,
 } from 'react';
 import type { Pagination as PaginationMeta } from '../api/client';
 import { ApiError, messageOf } from '../api/client';
@@ -296,21 +297,20 @@ export function Card({
 
 /** Copies text to the clipboard (where the page may), with a visible confirmation. */
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = () => {
+    if (!navigator.clipboard) {
+      setState('failed');
+      return;
+    }
+    navigator.clipboard.writeText(text).then(
+      () => setState('copied'),
+      () => setState('failed'),
+    );
+  };
   return (
-    <Button
-      onClick={(event) => {
-        const button = event.currentTarget;
-        void navigator.clipboard?.writeText(text).then(
-          () => {
-            button.textContent = 'Copied';
-          },
-          () => {
-            button.textContent = 'Select and copy';
-          },
-        );
-      }}
-    >
-      {label}
+    <Button onClick={copy} aria-live="polite">
+      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Select and copy' : label}
     </Button>
   );
 }
