@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import {
@@ -281,5 +282,30 @@ describe('concurrency', () => {
     for (const r of results.filter((x) => x.statusCode !== 201)) expect(r.statusCode).toBeLessThan(500);
     expect((await api.get(`/api/v1/discounts/${d.json().data.id}`)).json().data.usage_count).toBe(10);
     expect(await stockOf(p.id)).toBe(990);
+  });
+});
+
+describe('Idempotency-Key robustness', () => {
+  it('a failure to store the answer never changes the answer the buyer gets', async () => {
+    const p = await createProduct(api, { inventory: 10 });
+    const key = `unsaved-${Date.now()}`;
+    // Makes the UPDATE that stores the response fail, as a database hiccup would.
+    await sql`CREATE OR REPLACE FUNCTION refuse_store() RETURNS trigger AS $$
+      BEGIN IF NEW.key LIKE 'unsaved-%' AND NEW.status_code IS NOT NULL THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`.execute(
+      app.database.db,
+    );
+    await sql`CREATE TRIGGER refuse_store BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_store()`.execute(
+      app.database.db,
+    );
+    try {
+      const res = await checkout(checkoutBody([{ productId: p.id, quantity: 1 }]), {
+        'idempotency-key': key,
+      });
+      expect(res.statusCode).toBe(201);
+      expect(res.json().data.orderNumber).toMatch(/^\d+$/);
+    } finally {
+      await sql`DROP TRIGGER refuse_store ON idempotency_keys`.execute(app.database.db);
+      await sql`DROP FUNCTION refuse_store()`.execute(app.database.db);
+    }
   });
 });

@@ -14,6 +14,8 @@ declare module 'fastify' {
 }
 
 const TTL_MS = 24 * 3600 * 1000;
+/** A claim still without an answer after this long belongs to a request that died. */
+const ABANDONED_AFTER_MS = 60_000;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 function fingerprint(request: FastifyRequest): string {
@@ -66,7 +68,20 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
       throw conflict('this Idempotency-Key was used with a different request');
     }
     if (previous.status_code === null || previous.response_body === null) {
-      throw conflict('a request with this Idempotency-Key is still in progress');
+      // A claim whose request died without an answer (a crash, a lost database write) is released
+      // after a while, so the key does not stay blocked for its whole 24 hours.
+      const reclaimed = await db
+        .updateTable('idempotency_keys')
+        .set({ created_at: new Date() })
+        .where('store_id', '=', storeId)
+        .where('key', '=', key)
+        .where('status_code', 'is', null)
+        .where('created_at', '<', new Date(Date.now() - ABANDONED_AFTER_MS))
+        .returning('key')
+        .executeTakeFirst();
+      if (!reclaimed) throw conflict('a request with this Idempotency-Key is still in progress');
+      request.idempotency = { storeId, key };
+      return;
     }
     reply.header('idempotent-replayed', 'true');
     return reply
@@ -80,19 +95,25 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = undefined;
-    const where = db
-      .deleteFrom('idempotency_keys')
-      .where('store_id', '=', claim.storeId)
-      .where('key', '=', claim.key);
-    if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await where.execute();
-    } else {
-      await db
-        .updateTable('idempotency_keys')
-        .set({ status_code: reply.statusCode, response_body: payload })
-        .where('store_id', '=', claim.storeId)
-        .where('key', '=', claim.key)
-        .execute();
+    // The work is done and its answer must reach the client whatever happens here: a failure to
+    // store it is logged, and the claim is then released after ABANDONED_AFTER_MS.
+    try {
+      if (reply.statusCode >= 500 || typeof payload !== 'string') {
+        await db
+          .deleteFrom('idempotency_keys')
+          .where('store_id', '=', claim.storeId)
+          .where('key', '=', claim.key)
+          .execute();
+      } else {
+        await db
+          .updateTable('idempotency_keys')
+          .set({ status_code: reply.statusCode, response_body: payload })
+          .where('store_id', '=', claim.storeId)
+          .where('key', '=', claim.key)
+          .execute();
+      }
+    } catch (error) {
+      request.log.error({ err: error }, 'could not store the response of an Idempotency-Key');
     }
     return payload;
   });
