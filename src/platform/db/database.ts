@@ -23,7 +23,9 @@ export function openDatabase(
   const pool = new pg.Pool({
     connectionString,
     max: options.max ?? 10,
-    connectionTimeoutMillis: 5_000,
+    // Also how long a request may queue for a free connection: a burst on a busy store waits rather
+    // than failing with 503 (an unreachable database fails at once with ECONNREFUSED anyway).
+    connectionTimeoutMillis: 15_000,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection (database restarted) must not crash the process.
