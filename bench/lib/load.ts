@@ -10,10 +10,20 @@ const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon');
 
 const CHILD = `
 const autocannon = require(process.env.BENCH_AUTOCANNON);
-const options = JSON.parse(process.env.BENCH_LOAD);
-autocannon(options, (error, result) => {
-  if (error) { console.error(error.stack || String(error)); process.exit(1); }
-  process.stdout.write(JSON.stringify(result));
+// The options come on stdin: request bodies can outgrow what an environment variable may hold.
+let input = '';
+process.stdin.setEncoding('utf8').on('data', (chunk) => { input += chunk; }).on('end', () => {
+  const options = JSON.parse(input);
+  // A body drawn at random for each request (e.g. a random product per checkout).
+  const bodies = options.bodies;
+  delete options.bodies;
+  if (bodies) {
+    options.requests = [{ setupRequest: (request) => ({ ...request, body: bodies[Math.floor(Math.random() * bodies.length)] }) }];
+  }
+  autocannon(options, (error, result) => {
+    if (error) { console.error(error.stack || String(error)); process.exit(1); }
+    process.stdout.write(JSON.stringify(result));
+  });
 });
 `;
 
@@ -22,16 +32,28 @@ export interface LoadOptions {
   headers?: Record<string, string>;
   connections: number;
   durationSec: number;
+  /** Default GET. */
+  method?: 'GET' | 'POST';
+  /** The request body (set the content-type header to match). */
+  body?: string;
+  /** Bodies to draw from at random, one per request (instead of `body`). */
+  bodies?: string[];
+  /** A request without an answer after this long counts as a timeout (autocannon's default: 10 s). */
+  timeoutSec?: number;
 }
 
 export interface LoadResult {
   /** Average of autocannon's per-second samples. */
   requestsPerSec: number;
   totalRequests: number;
+  /** Responses with a 2xx status the load generator received. */
+  responses2xx: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
   latencyMaxMs: number;
   non2xx: number;
+  /** Responses per status code, e.g. { "201": 812, "409": 3 }. */
+  statusCounts: Record<string, number>;
   errors: number;
   timeouts: number;
   durationSec: number;
@@ -41,6 +63,8 @@ interface AutocannonResult {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number; max: number };
   non2xx: number;
+  '2xx': number;
+  statusCodeStats?: Record<string, { count: number | string }>;
   errors: number;
   timeouts: number;
   duration: number;
@@ -53,12 +77,17 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers ?? {},
     connections: options.connections,
     duration: options.durationSec,
+    ...(options.method ? { method: options.method } : {}),
+    ...(options.body !== undefined ? { body: options.body } : {}),
+    ...(options.bodies ? { bodies: options.bodies } : {}),
+    ...(options.timeoutSec ? { timeout: options.timeoutSec } : {}),
   };
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', CHILD], {
-      env: { ...process.env, BENCH_AUTOCANNON: AUTOCANNON, BENCH_LOAD: JSON.stringify(load) },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, BENCH_AUTOCANNON: AUTOCANNON },
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
+    child.stdin.end(JSON.stringify(load));
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -75,10 +104,14 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         resolve({
           requestsPerSec: r.requests.average,
           totalRequests: r.requests.total,
+          responses2xx: r['2xx'],
           latencyP50Ms: r.latency.p50,
           latencyP99Ms: r.latency.p99,
           latencyMaxMs: r.latency.max,
           non2xx: r.non2xx,
+          statusCounts: Object.fromEntries(
+            Object.entries(r.statusCodeStats ?? {}).map(([code, stat]) => [code, Number(stat.count)]),
+          ),
           errors: r.errors,
           timeouts: r.timeouts,
           durationSec: r.duration,
@@ -99,6 +132,8 @@ export interface MeasuredLoad extends LoadResult {
   loadAverageBefore: number;
   /** Event-loop utilisation of this (server) process over the measured run, 0..1. */
   serverEventLoopUtilization: number;
+  /** 2xx responses of the warm-up run (writes made during the warm-up count too). */
+  warmupResponses2xx: number;
 }
 
 /**
@@ -112,12 +147,17 @@ export async function warmUpAndMeasure(
   const check = (label: string, r: LoadResult) => {
     if (r.non2xx || r.errors || r.timeouts) {
       throw new Error(
-        `${label} against ${options.url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`,
+        `${label} against ${options.url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts; statuses ${JSON.stringify(r.statusCounts)}`,
       );
     }
   };
   const loadAverageBefore = os.loadavg()[0] ?? 0;
-  if (options.warmupSec > 0) check('warm-up', await runLoad({ ...options, durationSec: options.warmupSec }));
+  let warmupResponses2xx = 0;
+  if (options.warmupSec > 0) {
+    const warmup = await runLoad({ ...options, durationSec: options.warmupSec });
+    check('warm-up', warmup);
+    warmupResponses2xx = warmup.responses2xx;
+  }
   const cpuBefore = process.cpuUsage();
   const eluBefore = performance.eventLoopUtilization();
   const result = await runLoad(options);
@@ -132,5 +172,6 @@ export async function warmUpAndMeasure(
     serverCpuSystemUsPerRequest: cpu.system / requests,
     loadAverageBefore,
     serverEventLoopUtilization: elu.utilization,
+    warmupResponses2xx,
   };
 }

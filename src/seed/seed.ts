@@ -1,16 +1,21 @@
 import type { Services } from '../app.js';
 import type { MediaStorage } from '../modules/media/index.js';
+import * as orderRows from '../modules/orders/orders.repository.js';
+import type { Db } from '../platform/db/database.js';
 import type { RequestContext } from '../platform/http/context.js';
 import { SCOPES } from '../platform/http/scopes.js';
 import { toDecimalString } from '../platform/money.js';
 import { COLOURS, SAMPLE_CATEGORIES, SIZES, sampleProduct } from './sample-catalog.js';
 import { sampleCustomer } from './sample-data.js';
 import { storeSampleImage } from './sample-images.js';
+import { type Buyer, createOrderHistory, type Sellable } from './sample-orders.js';
 
 export interface SeedOptions {
   storeSlug: string;
   customers: number;
   products: number;
+  /** Historic orders (default none); they need the database handle passed to seedStore. */
+  orders?: number;
   onProgress?: (label: string, done: number, total: number) => void;
 }
 
@@ -107,8 +112,111 @@ async function seedCatalog(
   return options.products;
 }
 
-/** Bulk demo data for a store: catalogue first, then customers in batched inserts. */
-export async function seedStore(services: Services, storage: MediaStorage, options: SeedOptions) {
+/** At most this many products (their variants included) are drawn into orders. */
+const ORDER_PRODUCTS = 1000;
+/** Orders per INSERT statement (their line items and fulfilments go in one statement each). */
+const ORDER_BATCH = 2000;
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
+/** Buyers the orders are spread over: about four orders each, at most 20,000 distinct customers. */
+export const buyersFor = (orders: number) => Math.min(20_000, Math.max(1, Math.ceil(orders / 4)));
+
+/** What orders can contain: the store's active products, or each variant of those that have some. */
+async function sellablesOf(services: Services, db: Db, ctx: RequestContext): Promise<Sellable[]> {
+  const listed = await services.products.list(ctx, { page: 1, limit: ORDER_PRODUCTS }, { status: 'active' });
+  const products = await services.products.lookupForOrder(
+    db,
+    ctx.storeId,
+    listed.data.map((p) => p.id),
+  );
+  return [...products.values()].flatMap((product): Sellable[] =>
+    product.variants.size === 0
+      ? [
+          {
+            productId: product.id,
+            variantId: null,
+            name: product.name,
+            variantTitle: null,
+            sku: product.sku,
+            price: product.price,
+          },
+        ]
+      : [...product.variants.values()].map((variant) => ({
+          productId: product.id,
+          variantId: variant.id,
+          name: product.name,
+          variantTitle: variant.title,
+          sku: variant.sku ?? product.sku,
+          price: variant.price,
+        })),
+  );
+}
+
+/**
+ * Historic orders with line items and fulfilments, written in bulk in one transaction: the store's
+ * order counter stays locked throughout (its concurrent orders wait), numbers continue it without a
+ * gap, creation times continue after its newest order, then the counter and the buyers' orders
+ * count and total spent are updated once. A failure leaves nothing behind. Stock is not touched:
+ * these orders are history.
+ */
+async function seedOrders(
+  services: Services,
+  db: Db,
+  ctx: RequestContext,
+  buyers: Buyer[],
+  sellables: Sellable[],
+  options: SeedOptions & { orders: number },
+) {
+  const store = await services.stores.getStore(ctx.storeId);
+  const count = options.orders;
+  await db.transaction().execute(async (tx) => {
+    const { nextNumber, newestCreatedAt } = await orderRows.lockOrderCounterForBulk(tx, ctx.storeId);
+    const toMs = Date.now();
+    const history = createOrderHistory({
+      storeId: ctx.storeId,
+      currency: store.currency,
+      pricing: {
+        shippingFlatRate: store.shipping_flat_rate,
+        freeShippingThreshold: store.free_shipping_threshold,
+        taxRateBps: store.tax_rate_bps,
+      },
+      sellables,
+      buyers,
+      firstNumber: nextNumber,
+      count,
+      fromMs: Math.max(toMs - YEAR_MS, (newestCreatedAt?.getTime() ?? 0) + 1),
+      toMs,
+    });
+    let done = 0;
+    let batch = history.next(ORDER_BATCH);
+    while (batch.orders.length > 0) {
+      const current = batch;
+      const writing = (async () => {
+        await orderRows.insertOrdersBulk(tx, current.orders);
+        await orderRows.insertLineItemsBulk(tx, current.lines);
+        await orderRows.insertFulfillmentsBulk(tx, current.fulfillments);
+      })();
+      // Let the first statement go out, then build the next batch while PostgreSQL writes this one.
+      await new Promise((resolve) => setImmediate(resolve));
+      const following = history.next(ORDER_BATCH);
+      await writing;
+      done += current.orders.length;
+      options.onProgress?.('orders', done, count);
+      batch = following;
+    }
+    await orderRows.advanceOrderCounter(tx, ctx.storeId, count);
+    await orderRows.addCustomerStatsOfOrders(tx, ctx.storeId, nextNumber, nextNumber + count - 1);
+  });
+  await orderRows.analyzeOrderTables(db);
+  return count;
+}
+
+/**
+ * Bulk demo data for a store: catalogue first, then customers in batched inserts, then orders (when
+ * asked, with `db`). Orders need products and buyers: a store without active products gets a few,
+ * and customers are added until there are enough buyers.
+ */
+export async function seedStore(services: Services, storage: MediaStorage, options: SeedOptions, db?: Db) {
   const store = await services.stores.requireStoreBySlug(options.storeSlug);
   const ctx: RequestContext = {
     storeId: store.id,
@@ -116,7 +224,23 @@ export async function seedStore(services: Services, storage: MediaStorage, optio
     source: 'system',
     scopes: [...SCOPES],
   };
-  const products = await seedCatalog(services, storage, ctx, options);
-  const customers = await seedCustomers(services, store.id, options);
-  return { store: { id: store.id, slug: store.slug }, products, customers };
+  const orders = options.orders ?? 0;
+  if (orders > 0 && !db) throw new Error('seeding orders needs the database handle');
+  let products = await seedCatalog(services, storage, ctx, options);
+  let customersWanted = options.customers;
+  if (orders > 0) {
+    const existing = (await services.customers.list(ctx, { page: 1, limit: 1 }, {})).total;
+    customersWanted = Math.max(customersWanted, buyersFor(orders) - existing);
+  }
+  const customers = await seedCustomers(services, store.id, { ...options, customers: customersWanted });
+  if (orders > 0 && db) {
+    let sellables = await sellablesOf(services, db, ctx);
+    if (sellables.length === 0) {
+      products += await seedCatalog(services, storage, ctx, { ...options, products: 12 });
+      sellables = await sellablesOf(services, db, ctx);
+    }
+    const buyers = (await services.customers.list(ctx, { page: 1, limit: buyersFor(orders) }, {})).rows;
+    await seedOrders(services, db, ctx, buyers, sellables, { ...options, orders });
+  }
+  return { store: { id: store.id, slug: store.slug }, products, customers, orders };
 }

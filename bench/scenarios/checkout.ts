@@ -1,0 +1,459 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { type Insertable, sql } from 'kysely';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { ProductsTable } from '../../src/modules/catalog/catalog.tables.js';
+import { type Db, openDatabase } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrate.js';
+import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
+import { newId } from '../../src/platform/ids.js';
+import { currencyDecimals, toDecimalNumber } from '../../src/platform/money.js';
+import { sampleProduct } from '../../src/seed/sample-catalog.js';
+import { cleanUp } from '../lib/cleanup.js';
+import { createFreshDatabase, openBenchServer } from '../lib/database.js';
+import { listenOnFreePort } from '../lib/http.js';
+import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
+import { envNumber, medianLoad, roundOrder } from '../lib/rounds.js';
+import { metric, type Scenario } from '../lib/scenario.js';
+
+/** Products of the "spread" case; every checkout buys one unit of one of them, drawn at random. */
+const SPREAD_PRODUCTS = 1000;
+/** Distinct shoppers (e-mails) the request bodies cycle through. */
+const SHOPPERS = 1000;
+const HOT_STOCK = 100_000_000;
+const SPREAD_STOCK = 1_000_000;
+/** openDatabase's default pool size, which the app gets in `npm start`; the baseline gets the same. */
+const POOL_SIZE = 10;
+const OURS_SLUG = 'bench';
+const BARE_SLUG = 'bench-bare';
+const checkoutPath = (slug: string) => `/api/storefront/${slug}/checkout`;
+
+/** The bare handler's transaction, statement by statement (printed in the notes). */
+const BARE_SQL = {
+  takeStock: `UPDATE products SET inventory = inventory - $3, updated_at = now()
+    WHERE store_id = $1 AND id = $2 AND status = 'active' AND (NOT track_inventory OR inventory >= $3)
+    RETURNING name, sku, price`,
+  takeNumber: `INSERT INTO order_counters (store_id, next_number) VALUES ($1, 1002)
+    ON CONFLICT (store_id) DO UPDATE SET next_number = order_counters.next_number + 1
+    RETURNING next_number - 1 AS number`,
+  insertOrder: `INSERT INTO orders (id, store_id, order_number, status, payment_status, fulfillment_status, currency,
+    subtotal, total, amount_paid, payment_method, customer_email, customer_first_name, customer_last_name,
+    shipping_address, paid_at, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, 'unfulfilled', $6, $7, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+  insertLine: `INSERT INTO order_line_items (id, store_id, order_id, product_id, name, sku, quantity, price, position)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0)`,
+};
+const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+interface CheckoutBody {
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  items: Array<{ productId: string; quantity: number }>;
+  shippingAddress?: Record<string, string>;
+  paymentMethod: string;
+  cardToken?: string;
+}
+
+/**
+ * The floor: bare Fastify (no schemas, hooks, idempotency or events) and a pg Pool, running the
+ * minimal transaction for a one-line card checkout of a store resolved once at start: take the
+ * stock with one conditional UPDATE, take the next order number, insert the order and its line.
+ * No customer record, no stock history, no discount lookup, no outbox events.
+ */
+async function buildBaseline(pool: pg.Pool, store: { id: string; currency: string }) {
+  const decimals = currencyDecimals(store.currency);
+  const server = Fastify();
+  server.post('/api/storefront/:slug/checkout', async (request, reply) => {
+    const body = request.body as CheckoutBody;
+    const item = body.items[0];
+    if (!item || body.items.length !== 1) return reply.code(400).send({ error: 'one line only' });
+    const paid = body.paymentMethod === 'test_card' && body.cardToken === 'tok_visa';
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      const taken = await client.query<{ name: string; sku: string | null; price: number }>(
+        BARE_SQL.takeStock,
+        [store.id, item.productId, item.quantity],
+      );
+      const product = taken.rows[0];
+      if (!product) {
+        await client.query('ROLLBACK');
+        return reply.code(409).send({ error: { code: 'insufficient_stock', message: 'not enough stock' } });
+      }
+      const number = (await client.query<{ number: number }>(BARE_SQL.takeNumber, [store.id])).rows[0]
+        ?.number;
+      const orderId = newId();
+      const total = product.price * item.quantity;
+      const now = new Date();
+      await client.query(BARE_SQL.insertOrder, [
+        orderId,
+        store.id,
+        number,
+        paid ? 'processing' : 'pending',
+        paid ? 'paid' : 'unpaid',
+        store.currency,
+        total,
+        paid ? total : 0,
+        body.paymentMethod,
+        body.email.toLowerCase(),
+        body.firstName ?? null,
+        body.lastName ?? null,
+        body.shippingAddress ? JSON.stringify(body.shippingAddress) : null,
+        paid ? now : null,
+        now,
+      ]);
+      await client.query(BARE_SQL.insertLine, [
+        newId(),
+        store.id,
+        orderId,
+        item.productId,
+        product.name,
+        product.sku,
+        item.quantity,
+        product.price,
+      ]);
+      await client.query('COMMIT');
+      return reply.code(201).send({
+        data: {
+          id: orderId,
+          orderNumber: String(number),
+          status: paid ? 'processing' : 'pending',
+          paymentStatus: paid ? 'paid' : 'unpaid',
+          currency: store.currency,
+          total: toDecimalNumber(total, decimals),
+        },
+      });
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
+  await server.ready();
+  return server;
+}
+
+/** Requests that reached the server, counted at its socket (whether or not the client waited). */
+function countRequests(server: FastifyInstance) {
+  const counts = { received: 0 };
+  server.server.on('request', () => {
+    counts.received++;
+  });
+  return counts;
+}
+
+/**
+ * Waits until no request holds or waits for a database connection, for 100 ms in a row: autocannon
+ * drops the connections in flight at its deadline, and the server finishes those checkouts anyway.
+ */
+async function settled(pool: pg.Pool) {
+  const deadline = Date.now() + 30_000;
+  let quiet = 0;
+  while (quiet < 5 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    quiet = pool.waitingCount === 0 && pool.idleCount === pool.totalCount ? quiet + 1 : 0;
+  }
+}
+
+/** One active product per row, typed by the catalogue's table type: stock tracked, no variants. */
+function products(storeId: string, count: number, stock: number, prefix: string) {
+  const base = Date.UTC(2026, 0, 1);
+  return Array.from({ length: count }, (_, n): Insertable<ProductsTable> => {
+    const sample = sampleProduct(n);
+    const createdAt = new Date(base + n * 1000);
+    return {
+      id: newId(),
+      store_id: storeId,
+      name: sample.name,
+      slug: `${prefix}-${n + 1}`,
+      status: 'active',
+      price: sample.priceMinor,
+      sku: `${prefix.toUpperCase()}-${String(n + 1).padStart(5, '0')}`,
+      inventory: stock,
+      track_inventory: true,
+      options: '[]',
+      created_at: createdAt,
+      updated_at: createdAt,
+    };
+  });
+}
+
+/** Request bodies: a card checkout of one unit, by one of SHOPPERS shoppers, of the given products. */
+function bodiesFor(productIds: string[]) {
+  return Array.from({ length: Math.max(SHOPPERS, productIds.length) }, (_, n) =>
+    JSON.stringify({
+      email: `shopper.${n % SHOPPERS}@bench.example`,
+      firstName: 'Bench',
+      lastName: `Shopper ${n % SHOPPERS}`,
+      items: [{ productId: productIds[n % productIds.length], quantity: 1 }],
+      shippingAddress: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' },
+      paymentMethod: 'test_card',
+      cardToken: 'tok_visa',
+    }),
+  );
+}
+
+interface StoreSetup {
+  id: string;
+  slug: string;
+  hot: string;
+  spread: string[];
+}
+
+async function storeState(db: Db, storeId: string, productIds: string[]) {
+  const row = await sql<{ orders: number; lines: number; stock: number }>`
+    SELECT (SELECT count(*) FROM orders WHERE store_id = ${storeId})::int AS orders,
+      (SELECT count(*) FROM order_line_items WHERE store_id = ${storeId})::int AS lines,
+      (SELECT COALESCE(sum(inventory), 0) FROM products WHERE store_id = ${storeId} AND id = ANY(${productIds}::uuid[]))::bigint AS stock`.execute(
+    db,
+  );
+  const state = row.rows[0];
+  if (!state) throw new Error('no state');
+  return { orders: Number(state.orders), lines: Number(state.lines), stock: Number(state.stock) };
+}
+
+export const scenario: Scenario = {
+  name: 'checkout',
+  description:
+    `POST /api/storefront/{slug}/checkout (card, one unit): a hot product and ${SPREAD_PRODUCTS.toLocaleString('en-US')} ` +
+    'products drawn at random, the real app vs bare Fastify + pg',
+
+  async run(log) {
+    const warmupSec = envNumber('BENCH_WARMUP', 3);
+    const durationSec = envNumber('BENCH_DURATION', 10);
+    const connections = envNumber('BENCH_CONNECTIONS', 10);
+    const rounds = Math.round(envNumber('BENCH_ROUNDS', 1));
+    const notes: string[] = [];
+    /** Clean-up steps, newest first: each resource is released even when a later step failed. */
+    const release: Array<[string, () => Promise<unknown>]> = [];
+    const onExit = (label: string, step: () => Promise<unknown>) => release.unshift([label, step]);
+
+    try {
+      const target = await openBenchServer();
+      onExit('database server', () => target.close());
+      log(`database: ${target.source} → ${target.display}`);
+      notes.push(`database: ${target.source} (${target.display})`);
+      const fresh = await createFreshDatabase(target.adminUrl);
+      onExit('database', () => fresh.drop());
+      const handle = openDatabase(fresh.url, { max: POOL_SIZE });
+      onExit('app pool', () => handle.close());
+      await migrateToLatest(handle.db);
+
+      // The app's DATA_DIR (local media storage): a temporary one, never ./data.
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-data-'));
+      onExit('data dir', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+      const config = loadConfig({
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: fresh.url,
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        RATE_LIMIT_PER_MINUTE: '1000000000',
+      });
+      const app = await buildApp({
+        config,
+        db: handle.db,
+        logger: pino({ level: 'silent' }),
+        rateLimitStore: new MemoryRateLimitStore(),
+      });
+      onExit('app', () => app.server.close());
+
+      // Two stores in the same database, one per server: both write the same tables and indexes.
+      const stores: Record<'ours' | 'baseline', StoreSetup> = {
+        ours: undefined,
+        baseline: undefined,
+      } as never;
+      for (const [which, slug] of [
+        ['ours', OURS_SLUG],
+        ['baseline', BARE_SLUG],
+      ] as const) {
+        const store = await app.services.stores.createStore({ slug, name: `Bench ${which}` });
+        const hot = products(store.id, 1, HOT_STOCK, `${slug}-hot`);
+        const spread = products(store.id, SPREAD_PRODUCTS, SPREAD_STOCK, `${slug}-p`);
+        await handle.db
+          .insertInto('products')
+          .values([...hot, ...spread])
+          .execute();
+        stores[which] = { id: store.id, slug, hot: hot[0]?.id as string, spread: spread.map((p) => p.id) };
+      }
+      await handle.pool.query('VACUUM (ANALYZE) products');
+      notes.push(
+        `each server has its own store in the same database: 1 hot product (stock ${HOT_STOCK.toLocaleString('en-US')}) and ` +
+          `${SPREAD_PRODUCTS} products (stock ${SPREAD_STOCK.toLocaleString('en-US')} each), active, tracked, no variants; ` +
+          'store pricing at its defaults (no shipping, no tax), no discounts',
+        `bodies: a card checkout (test_card, tok_visa: paid) of one unit by one of ${SHOPPERS} shoppers (distinct e-mails, ` +
+          'so ours creates up to that many customers and then finds them); each request draws its body at random',
+      );
+
+      const baselinePool = new pg.Pool({ connectionString: fresh.url, max: POOL_SIZE });
+      onExit('baseline pool', () => baselinePool.end());
+      const bareStore = await app.services.stores.getStore(stores.baseline.id);
+      const baseline = await buildBaseline(baselinePool, bareStore);
+      onExit('baseline server', () => baseline.close());
+      notes.push(
+        'baseline: bare Fastify 5 + pg Pool, one transaction per checkout (store resolved once at start):',
+        ...Object.entries(BARE_SQL).map(([name, text]) => `  ${name}: ${oneLine(text)}`),
+      );
+      const counters = { ours: countRequests(app.server), baseline: countRequests(baseline) };
+      const pools = { ours: handle.pool, baseline: baselinePool };
+      const urls = {
+        ours: (await listenOnFreePort(app.server)) + checkoutPath(OURS_SLUG),
+        baseline: (await listenOnFreePort(baseline)) + checkoutPath(BARE_SLUG),
+      };
+
+      // Both servers place the same order for the same amounts before either is measured.
+      const first = {} as Record<'ours' | 'baseline', Record<string, unknown>>;
+      for (const which of ['ours', 'baseline'] as const) {
+        const [body] = bodiesFor([stores[which].hot]);
+        const response = await fetch(urls[which], {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        const json = (await response.json()) as { data: Record<string, unknown> };
+        if (response.status !== 201) {
+          throw new Error(`correctness check: ${which} answered ${response.status} ${JSON.stringify(json)}`);
+        }
+        first[which] = json.data;
+      }
+      for (const field of ['orderNumber', 'status', 'paymentStatus', 'currency', 'total'] as const) {
+        if (first.ours[field] !== first.baseline[field]) {
+          throw new Error(
+            `correctness check FAILED: ${field} ours ${first.ours[field]}, baseline ${first.baseline[field]}`,
+          );
+        }
+      }
+      log(
+        `correctness check passed: order ${first.ours.orderNumber}, ${first.ours.status}/${first.ours.paymentStatus}, total ${first.ours.total} from both`,
+      );
+
+      const cases = [
+        { key: 'hot', label: 'hot product', productsOf: (s: StoreSetup) => [s.hot] },
+        { key: 'spread', label: `${SPREAD_PRODUCTS} products`, productsOf: (s: StoreSetup) => s.spread },
+      ] as const;
+      const runs: Record<string, Record<'ours' | 'baseline', MeasuredLoad[]>> = {
+        hot: { ours: [], baseline: [] },
+        spread: { ours: [], baseline: [] },
+      };
+      const checks: string[] = [];
+      for (const c of cases) {
+        for (let round = 0; round < rounds; round++) {
+          for (const which of roundOrder(round)) {
+            const store = stores[which];
+            const productIds = c.productsOf(store);
+            log(
+              `${c.key} / ${which}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${warmupSec} s warm-up + ${durationSec} s, ${connections} connections…`,
+            );
+            const before = await storeState(handle.db, store.id, productIds);
+            const receivedBefore = counters[which].received;
+            const result = await warmUpAndMeasure({
+              url: urls[which],
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              bodies: bodiesFor(productIds),
+              connections,
+              warmupSec,
+              durationSec,
+            });
+            await settled(pools[which]);
+            const after = await storeState(handle.db, store.id, productIds);
+            const orders = after.orders - before.orders;
+            const requests = counters[which].received - receivedBefore;
+            const successes = result.warmupResponses2xx + result.responses2xx;
+            const stockTaken = before.stock - after.stock;
+            const line =
+              `${c.key} / ${which}: ${requests} requests reached the server (warm-up included), ${orders} orders placed, ` +
+              `stock down by ${stockTaken}, ${after.lines - before.lines} line items; ${successes} successful responses received`;
+            log(line);
+            checks.push(line);
+            if (stockTaken !== orders || after.lines - before.lines !== orders) {
+              throw new Error(`consistency check FAILED: ${line}`);
+            }
+            // autocannon drops the requests in flight at the end of the warm-up and of the measured run:
+            // those may still place their order (answer lost) or never reach the handler (body cut).
+            if (successes > orders || orders > requests || requests - successes > 2 * connections) {
+              throw new Error(`consistency check FAILED (${connections} connections): ${line}`);
+            }
+            runs[c.key]?.[which].push(result);
+          }
+        }
+      }
+      notes.push(
+        'after each run (checked): orders placed = stock taken = line items exactly; every answer received was a 2xx (the run ' +
+          'fails otherwise), and successes received ≤ orders ≤ requests that reached the server ≤ successes + 2 × connections: ' +
+          'autocannon drops the requests in flight when the warm-up and the measured run end (one per connection at most), ' +
+          'and such a request either still places its order (its answer is lost) or is cut before its body arrives:',
+        ...checks.map((line) => `  ${line}`),
+      );
+
+      const summary = Object.fromEntries(
+        cases.map((c) => [
+          c.key,
+          {
+            ours: medianLoad(runs[c.key]?.ours ?? []),
+            baseline: medianLoad(runs[c.key]?.baseline ?? []),
+          },
+        ]),
+      ) as Record<'hot' | 'spread', { ours: MeasuredLoad; baseline: MeasuredLoad }>;
+      notes.push(
+        `load: autocannon in a child process, ${connections} connections, ${warmupSec} s warm-up then ${durationSec} s measured` +
+          `${rounds > 1 ? `, ${rounds} alternating rounds (medians shown)` : ''}; ` +
+          `both servers in the bench process, pools of ${POOL_SIZE}, rate limit 1e9/min, LOG_LEVEL silent`,
+        'the servers, PostgreSQL (if local) and autocannon share the same CPUs; both servers are measured under the same conditions',
+        ...cases.flatMap((c) =>
+          (['ours', 'baseline'] as const).flatMap((which) =>
+            (runs[c.key]?.[which] ?? []).map(
+              (r, i) =>
+                `${c.key} / ${which}${rounds > 1 ? ` round ${i + 1}` : ''}: ${r.totalRequests} orders, ${r.requestsPerSec.toFixed(1)} orders/s, ` +
+                `p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms, max ${r.latencyMaxMs} ms, server CPU user ${r.serverCpuUserUsPerRequest.toFixed(0)} + ` +
+                `system ${r.serverCpuSystemUsPerRequest.toFixed(0)} µs/order, load average before ${r.loadAverageBefore.toFixed(2)}`,
+            ),
+          ),
+        ),
+        `(load average: the machine's 1-minute figure on ${os.cpus().length} CPUs; well above ~1 means other work was competing)`,
+      );
+
+      const label =
+        'bare Fastify 5 + pg Pool: conditional stock UPDATE, counter, order + line INSERTs in one transaction';
+      return {
+        notes,
+        metrics: cases.flatMap((c) => {
+          const { ours, baseline: bare } = summary[c.key];
+          return [
+            metric({
+              name: `${c.label}: throughput`,
+              unit: 'orders/s',
+              ours: ours.requestsPerSec,
+              baseline: bare.requestsPerSec,
+              baselineLabel: label,
+              target: { on: 'ratio', op: '>=', value: 0.5 },
+            }),
+            metric({
+              name: `${c.label}: latency p99`,
+              unit: 'ms',
+              ours: ours.latencyP99Ms,
+              baseline: bare.latencyP99Ms,
+              baselineLabel: label,
+            }),
+            metric({
+              name: `${c.label}: server CPU per order`,
+              unit: 'µs',
+              ours: ours.serverCpuUsPerRequest,
+              baseline: bare.serverCpuUsPerRequest,
+              baselineLabel: label,
+            }),
+          ];
+        }),
+      };
+    } finally {
+      await cleanUp(log, release);
+    }
+  },
+};
