@@ -4,7 +4,7 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { progressBar } from './cli-progress.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './platform/db/database.js';
+import { type Db, openDatabase } from './platform/db/database.js';
 import { EmbeddedClusterError } from './platform/db/embedded.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { AppError, notFound, toAppError } from './platform/http/errors.js';
@@ -13,18 +13,20 @@ import { isUuid } from './platform/ids.js';
 import { createLogger, loggerOptions } from './platform/log.js';
 import { openRuntime } from './runtime.js';
 import { seedStore } from './seed/seed.js';
-import { serve } from './server.js';
+import { serve, work } from './server.js';
 
 const USAGE = `Usage: emporium <command> [options]   (all commands accept --json)
 
-  serve [--port N] [--no-worker]      run the HTTP server
+  serve [--port N] [--no-worker]      run the HTTP server (and the background worker)
+  worker                              run the background worker alone (webhooks, push notifications)
   migrate                             apply pending database migrations
   store create --slug S --name N [--currency USD] [--timezone UTC]
   user create --email E --password P --store S
   api-key create --store S --scopes a,b|all [--name N]
   api-key list --store S
   api-key revoke --id ID
-  seed --store S [--products N] [--customers N]   demo data, with a progress bar
+  seed --store S [--products N] [--customers N] [--orders N]
+                                      demo data (up to 1,000,000 orders in minutes), with a progress bar
   openapi                             print the OpenAPI 3.1 document
 `;
 
@@ -54,7 +56,7 @@ function output(json: boolean, data: unknown, human: string) {
 async function withServices<T>(
   config: Config,
   logger: Logger,
-  work: (app: Awaited<ReturnType<typeof buildApp>>) => Promise<T>,
+  work: (app: Awaited<ReturnType<typeof buildApp>>, db: Db) => Promise<T>,
 ): Promise<T> {
   const runtime = await openRuntime(config, logger, { migrate: true, poolSize: 4 });
   try {
@@ -65,7 +67,7 @@ async function withServices<T>(
       rateLimitStore: runtime.rateLimitStore,
     });
     try {
-      return await work(app);
+      return await work(app, runtime.database.db);
     } finally {
       await app.server.close();
     }
@@ -95,6 +97,7 @@ async function run(argv: string[]): Promise<void> {
       id: { type: 'string' },
       customers: { type: 'string' },
       products: { type: 'string' },
+      orders: { type: 'string' },
     },
   });
   const json = flags.json === true;
@@ -106,13 +109,19 @@ async function run(argv: string[]): Promise<void> {
   const config = loadConfig();
   // CLI commands log warnings only, and to stderr: stdout carries their result (--json).
   const logger =
-    command === 'serve' ? createLogger(config.logLevel) : pino(loggerOptions('warn'), pino.destination(2));
+    command === 'serve' || command === 'worker'
+      ? createLogger(config.logLevel)
+      : pino(loggerOptions('warn'), pino.destination(2));
 
   const hasSubcommand = ['store', 'user', 'api-key'].includes(command);
   switch (hasSubcommand ? `${command} ${sub ?? ''}` : command) {
     case 'serve': {
       const port = flags.port === undefined ? undefined : count(flags, 'port', config.port);
       await serve(config, logger, { port, worker: flags['no-worker'] !== true });
+      return;
+    }
+    case 'worker': {
+      await work(config, logger);
       return;
     }
     case 'migrate': {
@@ -201,18 +210,25 @@ async function run(argv: string[]): Promise<void> {
     case 'seed': {
       const customers = count(flags, 'customers', 100);
       const products = count(flags, 'products', 50);
-      const result = await withServices(config, logger, (app) =>
-        seedStore(app.services, app.mediaStorage, {
-          storeSlug: required(flags, 'store'),
-          customers,
-          products,
-          onProgress: progressBar(!json && process.stderr.isTTY !== false),
-        }),
+      const orders = count(flags, 'orders', 0);
+      const result = await withServices(config, logger, (app, db) =>
+        seedStore(
+          app.services,
+          app.mediaStorage,
+          {
+            storeSlug: required(flags, 'store'),
+            customers,
+            products,
+            orders,
+            onProgress: progressBar(!json && process.stderr.isTTY !== false),
+          },
+          db,
+        ),
       );
       output(
         json,
         result,
-        `seeded ${result.store.slug}: ${result.products} products, ${result.customers} customers`,
+        `seeded ${result.store.slug}: ${result.products} products, ${result.customers} customers, ${result.orders} orders`,
       );
       return;
     }

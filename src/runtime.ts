@@ -17,6 +17,8 @@ export interface Runtime {
   database: DatabaseHandle;
   embedded: EmbeddedCluster | undefined;
   rateLimitStore: RateLimitStore;
+  /** APP_SECRET came from DATA_DIR, not the environment (fine on one machine, not across machines). */
+  appSecretGenerated: boolean;
   close(): Promise<void>;
 }
 
@@ -36,12 +38,9 @@ export async function openRuntime(
       log: (line) => logger.info(line),
     });
     url = embedded.url;
-  } else if (!config.appSecret) {
-    appSecretOf(config);
-    logger.warn(
-      'APP_SECRET is not set: using one generated in DATA_DIR; set APP_SECRET so every process shares it',
-    );
   }
+  const appSecretGenerated = !config.appSecret;
+  appSecretOf(config);
   let closing = false;
   const database = openDatabase(url, {
     max: options.poolSize,
@@ -76,6 +75,7 @@ export async function openRuntime(
     database,
     embedded,
     rateLimitStore,
+    appSecretGenerated: appSecretGenerated && !embedded,
     async close() {
       closing = true;
       await rateLimitStore.close();

@@ -14,6 +14,14 @@ export interface ServeOptions {
  * On SIGTERM/SIGINT: runs `steps` in order (each stops accepting new work and finishes what is in
  * flight), then exits 0; a shutdown longer than 30 s exits 1.
  */
+/** Long-running processes on an external database must share APP_SECRET: say so when it is not set. */
+function warnAboutLocalAppSecret(runtime: { appSecretGenerated: boolean }, logger: Logger) {
+  if (runtime.appSecretGenerated)
+    logger.warn(
+      'APP_SECRET is not set: using one generated in DATA_DIR; set APP_SECRET so every process shares it',
+    );
+}
+
 function shutdownOn(logger: Logger, steps: () => Promise<void>) {
   let stopping = false;
   const stop = async (signal: string) => {
@@ -50,6 +58,7 @@ function shutdownOn(logger: Logger, steps: () => Promise<void>) {
 export async function serve(config: Config, logger: Logger, options: ServeOptions): Promise<void> {
   const startedAt = performance.now();
   const runtime = await openRuntime(config, logger, { migrate: true });
+  warnAboutLocalAppSecret(runtime, logger);
   const app = await buildApp({
     config,
     db: runtime.database.db,
@@ -95,7 +104,8 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
 
 /** `emporium worker`: the background worker alone (webhook deliveries), until SIGTERM. */
 export async function work(config: Config, logger: Logger): Promise<void> {
-  const runtime = await openRuntime(config, logger, { migrate: true, poolSize: 4 });
+  const runtime = await openRuntime(config, logger, { migrate: true, poolSize: 6 });
+  warnAboutLocalAppSecret(runtime, logger);
   const worker = startBackgroundWorker({
     config,
     db: runtime.database.db,

@@ -171,6 +171,24 @@ describe('emporium CLI (--json)', () => {
     expect(result.stderr).toBe(''); // no progress bar mixed into --json runs
   });
 
+  it.concurrent('seed --orders gives a store without products a few, buyers, and the orders', async ({
+    expect,
+  }) => {
+    await runCliJson(['store', 'create', '--slug', 'history', '--name', 'History'], env);
+    const result = await runCli(
+      ['seed', '--store', 'history', '--products', '0', '--customers', '0', '--orders', '300', '--json'],
+      env,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      store: { slug: 'history' },
+      products: 12,
+      customers: 75,
+      orders: 300,
+    });
+    expect(result.stderr).toBe('');
+  });
+
   it.concurrent('openapi prints an OpenAPI 3.1 document with the merchant customers endpoints', async ({
     expect,
   }) => {

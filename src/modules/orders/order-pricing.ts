@@ -101,7 +101,7 @@ export async function priceCart(
   },
 ): Promise<PricedCart> {
   const { fields } = input;
-  const store = await deps.stores.getStore(storeId);
+  const store = await deps.stores.getStore(storeId, executor);
   const catalogue = await deps.products.lookupForOrder(
     executor,
     storeId,

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, Executor } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
@@ -169,10 +169,14 @@ export function createStoresService(db: Db, log?: Logger) {
     },
 
     /** Store settings (currency, thresholds, …), cached for a few seconds: read on most requests. */
-    async getStore(storeId: string): Promise<StoreRow> {
+    /**
+     * Pass the caller's transaction when there is one: a pool connection requested from inside a
+     * transaction can wait forever once every connection is held by such transactions.
+     */
+    async getStore(storeId: string, executor: Executor = db): Promise<StoreRow> {
       const cached = storeCache.get(storeId);
       if (cached && cached.expiresAt > Date.now()) return cached.store;
-      const store = await stores.findStoreById(db, storeId);
+      const store = await stores.findStoreById(executor, storeId);
       if (!store) throw notFound('store');
       if (storeCache.size > 10_000) storeCache.clear();
       storeCache.set(storeId, { store, expiresAt: Date.now() + STORE_CACHE_MS });
