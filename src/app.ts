@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { adminDashboardRoutes } from './modules/admin/admin.static.js';
 import { adminRoutes, createAdminService } from './modules/admin/index.js';
+import { analyticsRoutes, createAnalyticsService } from './modules/analytics/index.js';
 import {
   type CategoriesService,
   categoriesRoutes,
@@ -188,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }),
   };
   const editItems = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
+  const analytics = createAnalyticsService({ db, stores });
 
   installRequestMetrics(server, metrics);
   metrics.setQueueDepthSource(() => pendingDeliveries(db));
@@ -238,6 +240,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(inventoryRoutes, { inventory: services.inventory });
       await v1.register(discountsRoutes, { discounts: services.discounts });
       await v1.register(ordersRoutes, { orders, editItems, stores });
+      await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
     },
     { prefix: '/api/v1' },

@@ -7,6 +7,7 @@ import * as orders from './2026_11_23_0005_orders.js';
 import * as webhooks from './2026_11_23_0006_webhooks.js';
 import * as customerAccounts from './2026_11_23_0007_customer_accounts.js';
 import * as adminSessions from './2026_11_23_0009_admin_sessions.js';
+import * as analytics from './2026_11_23_0010_analytics.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_0006_webhooks': webhooks,
   '2026_11_23_0007_customer_accounts': customerAccounts,
   '2026_11_23_0009_admin_sessions': adminSessions,
+  '2026_11_23_0010_analytics': analytics,
 };
 
 export const migrationProvider: MigrationProvider = {

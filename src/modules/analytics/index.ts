@@ -1,0 +1,2 @@
+export { analyticsRoutes } from './analytics.routes.js';
+export { type AnalyticsService, createAnalyticsService } from './analytics.service.js';
