@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { adminDashboardRoutes } from './modules/admin/admin.static.js';
 import { adminRoutes, createAdminService } from './modules/admin/index.js';
-import { analyticsRoutes, createAnalyticsService } from './modules/analytics/index.js';
+import { type AnalyticsService, analyticsRoutes, createAnalyticsService } from './modules/analytics/index.js';
 import {
   type CategoriesService,
   categoriesRoutes,
@@ -88,6 +88,7 @@ export interface Services {
   checkout: CheckoutService;
   webhooks: WebhooksService;
   accounts: CustomerAccountsService;
+  analytics: AnalyticsService;
   wishlist: WishlistService;
   mobile: MobileService;
 }
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     appSecret: appSecretOf(config),
     logger: deps.logger,
   });
+  const analytics = createAnalyticsService({ db, stores });
   const services: Services = {
     stores,
     customers,
@@ -178,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     orders,
     checkout: createCheckoutService({ db, stores, products, discounts, customers, orders }),
     accounts,
+    analytics,
     wishlist: createWishlistService({ db, products, stores }),
     mobile: createMobileService(db),
     webhooks: createWebhooksService({
@@ -189,7 +192,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }),
   };
   const editItems = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
-  const analytics = createAnalyticsService({ db, stores });
 
   installRequestMetrics(server, metrics);
   metrics.setQueueDepthSource(() => pendingDeliveries(db));

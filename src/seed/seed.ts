@@ -169,44 +169,46 @@ async function seedOrders(
 ) {
   const store = await services.stores.getStore(ctx.storeId);
   const count = options.orders;
-  await db.transaction().execute(async (tx) => {
-    const { nextNumber, newestCreatedAt } = await orderRows.lockOrderCounterForBulk(tx, ctx.storeId);
-    const toMs = Date.now();
-    const history = createOrderHistory({
-      storeId: ctx.storeId,
-      currency: store.currency,
-      pricing: {
-        shippingFlatRate: store.shipping_flat_rate,
-        freeShippingThreshold: store.free_shipping_threshold,
-        taxRateBps: store.tax_rate_bps,
-      },
-      sellables,
-      buyers,
-      firstNumber: nextNumber,
-      count,
-      fromMs: Math.max(toMs - YEAR_MS, (newestCreatedAt?.getTime() ?? 0) + 1),
-      toMs,
-    });
-    let done = 0;
-    let batch = history.next(ORDER_BATCH);
-    while (batch.orders.length > 0) {
-      const current = batch;
-      const writing = (async () => {
-        await orderRows.insertOrdersBulk(tx, current.orders);
-        await orderRows.insertLineItemsBulk(tx, current.lines);
-        await orderRows.insertFulfillmentsBulk(tx, current.fulfillments);
-      })();
-      // Let the first statement go out, then build the next batch while PostgreSQL writes this one.
-      await new Promise((resolve) => setImmediate(resolve));
-      const following = history.next(ORDER_BATCH);
-      await writing;
-      done += current.orders.length;
-      options.onProgress?.('orders', done, count);
-      batch = following;
-    }
-    await orderRows.advanceOrderCounter(tx, ctx.storeId, count);
-    await orderRows.addCustomerStatsOfOrders(tx, ctx.storeId, nextNumber, nextNumber + count - 1);
-  });
+  await db.transaction().execute((tx) =>
+    services.analytics.bulkLoad(tx, ctx.storeId, async () => {
+      const { nextNumber, newestCreatedAt } = await orderRows.lockOrderCounterForBulk(tx, ctx.storeId);
+      const toMs = Date.now();
+      const history = createOrderHistory({
+        storeId: ctx.storeId,
+        currency: store.currency,
+        pricing: {
+          shippingFlatRate: store.shipping_flat_rate,
+          freeShippingThreshold: store.free_shipping_threshold,
+          taxRateBps: store.tax_rate_bps,
+        },
+        sellables,
+        buyers,
+        firstNumber: nextNumber,
+        count,
+        fromMs: Math.max(toMs - YEAR_MS, (newestCreatedAt?.getTime() ?? 0) + 1),
+        toMs,
+      });
+      let done = 0;
+      let batch = history.next(ORDER_BATCH);
+      while (batch.orders.length > 0) {
+        const current = batch;
+        const writing = (async () => {
+          await orderRows.insertOrdersBulk(tx, current.orders);
+          await orderRows.insertLineItemsBulk(tx, current.lines);
+          await orderRows.insertFulfillmentsBulk(tx, current.fulfillments);
+        })();
+        // Let the first statement go out, then build the next batch while PostgreSQL writes this one.
+        await new Promise((resolve) => setImmediate(resolve));
+        const following = history.next(ORDER_BATCH);
+        await writing;
+        done += current.orders.length;
+        options.onProgress?.('orders', done, count);
+        batch = following;
+      }
+      await orderRows.advanceOrderCounter(tx, ctx.storeId, count);
+      await orderRows.addCustomerStatsOfOrders(tx, ctx.storeId, nextNumber, nextNumber + count - 1);
+    }),
+  );
   await orderRows.analyzeOrderTables(db);
   return count;
 }

@@ -153,6 +153,11 @@ export async function fold(db: Executor, storeId: string): Promise<void> {
   await sql`SELECT analytics_fold(${storeId})`.execute(db);
 }
 
+/** Skips the rollup triggers for the rest of the transaction (bulk loads rebuild once instead). */
+export async function pauseTriggers(tx: Executor): Promise<void> {
+  await sql`SET LOCAL emporium.analytics_paused = 'on'`.execute(tx);
+}
+
 /** Recomputes the store's rollups from its orders (writers of the store wait meanwhile). */
 export async function rebuild(db: Executor, storeId: string): Promise<void> {
   await sql`SELECT analytics_rebuild(${storeId})`.execute(db);

@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db/database.js';
+import type { Db, Executor } from '../../platform/db/database.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { invalidRequest } from '../../platform/http/errors.js';
 import type { StoresService } from '../stores/index.js';
@@ -152,10 +152,15 @@ export function createAnalyticsService(deps: { db: Db; stores: StoresService }) 
     },
 
     /**
-     * Recomputes a store's rollups from its orders. Needed only after writing orders with the
-     * triggers paused (`SET LOCAL emporium.analytics_paused = 'on'`, for bulk loads).
+     * A bulk load of orders in `tx` (the CLI seed): the rollup triggers are paused for the
+     * transaction and the store is rebuilt once at its end, instead of journalling every row.
      */
-    rebuild: (storeId: string) => repo.rebuild(db, storeId),
+    async bulkLoad<T>(tx: Executor, storeId: string, load: () => Promise<T>): Promise<T> {
+      await repo.pauseTriggers(tx);
+      const result = await load();
+      await repo.rebuild(tx, storeId);
+      return result;
+    },
   };
 }
 
