@@ -8,6 +8,8 @@ export interface ReceivedRequest {
   /** The raw body exactly as received. */
   body: string;
   at: number;
+  /** The sender's port: tells apart the connections (and so the processes) requests came from. */
+  remotePort: number | undefined;
 }
 
 export type Responder = (request: ReceivedRequest) => {
@@ -18,9 +20,13 @@ export type Responder = (request: ReceivedRequest) => {
 
 /**
  * A real local HTTP receiver for webhook tests: records every request with its raw body and answers
- * with what `respond` says (200 by default).
+ * with what `respond` says (200 by default). `delayMs` holds each answer back that long after the
+ * request was recorded, so that deliveries are in flight (received, not yet answered) for a while.
  */
-export async function startWebhookReceiver(respond: Responder = () => ({ status: 200, body: 'ok' })) {
+export async function startWebhookReceiver(
+  respond: Responder = () => ({ status: 200, body: 'ok' }),
+  options: { delayMs?: number } = {},
+) {
   const received: ReceivedRequest[] = [];
   let responder = respond;
   const waiters: { predicate: () => boolean; resolve: () => void }[] = [];
@@ -34,11 +40,16 @@ export async function startWebhookReceiver(respond: Responder = () => ({ status:
         headers: req.headers,
         body: Buffer.concat(chunks).toString('utf8'),
         at: Date.now(),
+        remotePort: req.socket.remotePort,
       };
       received.push(request);
       const answer = responder(request);
-      res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-      res.end(answer.body ?? '');
+      const reply = () => {
+        res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+        res.end(answer.body ?? '');
+      };
+      if (options.delayMs) setTimeout(reply, options.delayMs);
+      else reply();
       for (const waiter of [...waiters]) {
         if (waiter.predicate()) {
           waiters.splice(waiters.indexOf(waiter), 1);
