@@ -200,6 +200,62 @@ export async function secondsUntilNextDue(db: Executor): Promise<number | null> 
   return seconds === null || seconds === undefined ? null : Number(seconds);
 }
 
+/** One attempt as the worker records it. */
+export interface AttemptRecord {
+  id: string;
+  store_id: string;
+  webhook_id: string;
+  delivery_id: string;
+  event_type: string;
+  attempt: number;
+  status: DeliveryStatus;
+  request_body: string;
+  status_code: number | null;
+  response_body: string | null;
+  error: string | null;
+  duration_ms: number;
+  next_retry_at: Date | null;
+  created_at: Date;
+}
+
+/**
+ * Records a batch of attempts in one statement (so, atomically): the attempt rows, each delivery's
+ * new state (its status and next attempt, as the attempt says) with its lease released, and a
+ * success on the webhooks that had one. One round trip however large the batch. A webhook that is
+ * not failing keeps a `last_success_at` under a second old as it is: busy workers would otherwise
+ * rewrite (and queue on) the same webhook row with every batch.
+ */
+export async function recordAttempts(
+  db: Executor,
+  attempts: AttemptRecord[],
+  succeededWebhookIds: string[],
+  at: Date,
+) {
+  if (attempts.length === 0) return;
+  const column = (name: keyof AttemptRecord) => sql.val(attempts.map((a) => a[name]));
+  await sql`
+    WITH attempt AS (
+      INSERT INTO webhook_attempts (id, store_id, webhook_id, delivery_id, event_type, attempt, status,
+        request_body, status_code, response_body, error, duration_ms, next_retry_at, created_at)
+      SELECT * FROM unnest(${column('id')}::uuid[], ${column('store_id')}::uuid[],
+        ${column('webhook_id')}::uuid[], ${column('delivery_id')}::uuid[], ${column('event_type')}::text[],
+        ${column('attempt')}::int[], ${column('status')}::text[], ${column('request_body')}::text[],
+        ${column('status_code')}::int[], ${column('response_body')}::text[], ${column('error')}::text[],
+        ${column('duration_ms')}::int[], ${column('next_retry_at')}::timestamptz[],
+        ${column('created_at')}::timestamptz[])
+      RETURNING delivery_id, status, next_retry_at
+    ), delivery AS (
+      UPDATE webhook_deliveries d
+      SET status = a.status, next_attempt_at = a.next_retry_at, locked_until = NULL, updated_at = now()
+      FROM attempt a
+      WHERE d.id = a.delivery_id
+    )
+    UPDATE webhooks SET last_success_at = ${at}, consecutive_failures = 0, failing_since = NULL
+    WHERE id = ANY(${sql.val(succeededWebhookIds)}::uuid[])
+      AND (consecutive_failures <> 0 OR failing_since IS NOT NULL OR last_success_at IS NULL
+        OR last_success_at < ${at}::timestamptz - interval '1 second')`.execute(db);
+}
+
 export async function insertAttempts(db: Executor, rows: Insertable<WebhookAttemptsTable>[]) {
   if (rows.length) await db.insertInto('webhook_attempts').values(rows).execute();
 }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
@@ -32,6 +31,11 @@ export interface WorkerOptions {
   retentionDays?: number;
 }
 
+/** Outbox events fanned out per dispatch transaction. */
+const DISPATCH_BATCH = 500;
+/** How long a finished attempt may wait for others to be recorded with it. */
+const RECORD_DELAY_MS = 5;
+
 interface Finished {
   delivery: repo.ClaimedDelivery;
   result: SendResult;
@@ -40,25 +44,47 @@ interface Finished {
 
 /**
  * The webhook worker: fans committed outbox events out into deliveries, claims due deliveries
- * (SKIP LOCKED + lease), posts them outside any transaction with at most `concurrency` in flight,
- * and records the attempts in batches. Woken by LISTEN/NOTIFY at each commit, by its own finished
- * sends, and by a slow poll as a safety net.
+ * (SKIP LOCKED + lease), posts them outside any transaction, and records the attempts in batches
+ * while further sends are in flight. At most `concurrency` claimed deliveries are ever unrecorded
+ * (in flight, or sent and waiting to be recorded): that bounds what a crash can make a receiver get
+ * twice. Woken by LISTEN/NOTIFY at each commit, by each recorded batch (room to claim), and by a
+ * slow poll as a safety net.
  */
 export function createWebhookWorker(options: WorkerOptions) {
   const { db, logger } = options;
   const concurrency = options.concurrency ?? 64;
   const pollMs = options.pollMs ?? 5_000;
   const leaseMs = options.timeoutMs + 30_000;
+  /**
+   * Attempts are recorded, and deliveries claimed, this many at a time at least (or whatever there
+   * is once nothing else is in flight): a statement per handful of deliveries would cost the
+   * database more than the deliveries themselves.
+   */
+  const batchSize = Math.max(1, Math.floor(concurrency / 4));
   const secrets = new Map<string, string>();
   let running = false;
   let inFlight = 0;
+  /** Claimed and not yet recorded: in flight, in `finished`, or in the batch being recorded. */
+  let unrecorded = 0;
   let finished: Finished[] = [];
+  /** The recording of finished attempts, while it runs (one batch at a time). */
+  let recording: Promise<void> | undefined;
+  let recordTimer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
+  /** A poke that found the loop awake: its next sleep returns at once, so none is lost. */
+  let poked = false;
   let listener: pg.PoolClient | undefined;
   let loop: Promise<void> | undefined;
   let lastPrune = 0;
+  /**
+   * Whether the outbox may hold undispatched events: set by a notification, a (re)started LISTEN,
+   * the safety-net poll and a full dispatch batch. The loop also runs after every recorded batch,
+   * and looking for events then would cost a transaction per cycle for nothing.
+   */
+  let dispatchWanted = true;
 
   const poke = () => {
+    poked = true;
     const w = wake;
     wake = undefined;
     w?.();
@@ -77,7 +103,7 @@ export function createWebhookWorker(options: WorkerOptions) {
   /** Outbox → one delivery per subscribed active webhook, in one short transaction. */
   async function dispatch(): Promise<number> {
     return db.transaction().execute(async (tx) => {
-      const events = await repo.claimUndispatchedEvents(tx, 500);
+      const events = await repo.claimUndispatchedEvents(tx, DISPATCH_BATCH);
       if (events.length === 0) return 0;
       const hooks = await repo.activeWebhooksOf(tx, [...new Set(events.map((e) => e.store_id))]);
       const now = new Date();
@@ -122,66 +148,100 @@ export function createWebhookWorker(options: WorkerOptions) {
     }
     finished.push({ delivery, result, at: new Date() });
     inFlight--;
-    poke();
+    recordWhenReady();
   }
 
-  /** Writes finished attempts in one transaction; disables webhooks that must be; notifies after. */
+  /** A batch is ready: `batchSize` attempts finished, or all that was sent (else a timer decides). */
+  const batchReady = () => finished.length >= batchSize || (finished.length > 0 && inFlight === 0);
+
+  function recordWhenReady() {
+    if (recording || finished.length === 0) return;
+    if (batchReady()) startRecording();
+    else
+      recordTimer ??= setTimeout(() => {
+        recordTimer = undefined;
+        startRecording();
+      }, RECORD_DELAY_MS);
+  }
+
+  /** Records what has finished, batch after batch, while a batch is ready; each batch frees room. */
+  function startRecording() {
+    if (recording || finished.length === 0) return;
+    clearTimeout(recordTimer);
+    recordTimer = undefined;
+    recording = (async () => {
+      do {
+        const batch = finished;
+        finished = [];
+        await flush(batch);
+        unrecorded -= batch.length;
+        poke();
+      } while (batchReady());
+    })().finally(() => {
+      recording = undefined;
+      recordWhenReady(); // what finished meanwhile
+    });
+  }
+
+  /**
+   * Writes finished attempts: the attempts, the deliveries' new states and the webhooks' successes in
+   * one statement, and, when some failed, the failure runs (and disabling) in the same transaction.
+   * Notifies of disabled webhooks after the commit.
+   */
   async function record(batch: Finished[]) {
     const disabled: { webhook: { id: string; store_id: string; url: string }; reason: string }[] = [];
-    await db.transaction().execute(async (tx) => {
-      const attempts = [];
-      const updates: { id: string; status: DeliveryStatus; next: Date | null }[] = [];
-      const successes = new Set<string>();
-      const failures = new Map<string, Date>();
-      const gone = new Map<string, string>();
-      for (const { delivery, result, at } of batch) {
-        const step = nextStep(
-          { status: result.statusCode ?? undefined, retryAfterSeconds: result.retryAfterSeconds },
-          delivery.attempts,
-          options.retrySchedule,
-        );
-        const status: DeliveryStatus =
-          step.kind === 'succeeded' ? 'succeeded' : step.kind === 'retry' ? 'pending' : 'failed';
-        const next = step.kind === 'retry' ? new Date(at.getTime() + step.delaySeconds * 1000) : null;
-        attempts.push({
-          id: newId(),
-          store_id: delivery.store_id,
-          webhook_id: delivery.webhook_id,
-          delivery_id: delivery.id,
-          event_type: delivery.event_type,
-          attempt: delivery.attempts,
-          status,
-          request_body: delivery.payload,
-          status_code: result.statusCode,
-          response_body: result.responseBody,
-          error: result.error,
-          duration_ms: result.durationMs,
-          next_retry_at: next,
-          created_at: at,
-        });
-        updates.push({ id: delivery.id, status, next });
-        options.onAttempt?.(status);
-        if (status === 'succeeded') successes.add(delivery.webhook_id);
-        else failures.set(delivery.webhook_id, at);
-        if (step.kind === 'failed' && step.disable) gone.set(delivery.webhook_id, step.disable);
-      }
-      await repo.insertAttempts(tx, attempts);
-      await finishDeliveries(tx, updates);
-      await repo.recordWebhookSuccess(tx, [...successes], new Date());
-      const limitMs = options.disableAfterHours * 3600_000;
-      for (const [webhookId, at] of failures) {
-        if (successes.has(webhookId)) continue;
-        const run = await repo.recordWebhookFailure(tx, webhookId, at);
-        const since = run?.failing_since;
-        let reason = gone.get(webhookId);
-        if (!reason && since && at.getTime() - since.getTime() >= limitMs)
-          reason = `no successful delivery for ${options.disableAfterHours} hours`;
-        if (reason) {
-          const webhook = await repo.disableWebhook(tx, webhookId, reason);
-          if (webhook) disabled.push({ webhook, reason });
+    const attempts: repo.AttemptRecord[] = [];
+    const successes = new Set<string>();
+    const failures = new Map<string, Date>();
+    const gone = new Map<string, string>();
+    for (const { delivery, result, at } of batch) {
+      const step = nextStep(
+        { status: result.statusCode ?? undefined, retryAfterSeconds: result.retryAfterSeconds },
+        delivery.attempts,
+        options.retrySchedule,
+      );
+      const status: DeliveryStatus =
+        step.kind === 'succeeded' ? 'succeeded' : step.kind === 'retry' ? 'pending' : 'failed';
+      const next = step.kind === 'retry' ? new Date(at.getTime() + step.delaySeconds * 1000) : null;
+      attempts.push({
+        id: newId(),
+        store_id: delivery.store_id,
+        webhook_id: delivery.webhook_id,
+        delivery_id: delivery.id,
+        event_type: delivery.event_type,
+        attempt: delivery.attempts,
+        status,
+        request_body: delivery.payload,
+        status_code: result.statusCode,
+        response_body: result.responseBody,
+        error: result.error,
+        duration_ms: result.durationMs,
+        next_retry_at: next,
+        created_at: at,
+      });
+      options.onAttempt?.(status);
+      if (status === 'succeeded') successes.add(delivery.webhook_id);
+      else failures.set(delivery.webhook_id, at);
+      if (step.kind === 'failed' && step.disable) gone.set(delivery.webhook_id, step.disable);
+    }
+    if (failures.size === 0) await repo.recordAttempts(db, attempts, [...successes], new Date());
+    else
+      await db.transaction().execute(async (tx) => {
+        await repo.recordAttempts(tx, attempts, [...successes], new Date());
+        const limitMs = options.disableAfterHours * 3600_000;
+        for (const [webhookId, at] of failures) {
+          if (successes.has(webhookId)) continue;
+          const run = await repo.recordWebhookFailure(tx, webhookId, at);
+          const since = run?.failing_since;
+          let reason = gone.get(webhookId);
+          if (!reason && since && at.getTime() - since.getTime() >= limitMs)
+            reason = `no successful delivery for ${options.disableAfterHours} hours`;
+          if (reason) {
+            const webhook = await repo.disableWebhook(tx, webhookId, reason);
+            if (webhook) disabled.push({ webhook, reason });
+          }
         }
-      }
-    });
+      });
     for (const { webhook, reason } of disabled) {
       logger.warn({ webhookId: webhook.id, storeId: webhook.store_id, reason }, 'webhook disabled');
       await options
@@ -192,10 +252,7 @@ export function createWebhookWorker(options: WorkerOptions) {
     }
   }
 
-  async function flush() {
-    if (finished.length === 0) return;
-    const batch = finished;
-    finished = [];
+  async function flush(batch: Finished[]) {
     try {
       await record(batch);
     } catch (error) {
@@ -216,13 +273,17 @@ export function createWebhookWorker(options: WorkerOptions) {
   async function listen() {
     try {
       listener = await options.pool.connect();
-      listener.on('notification', poke);
+      listener.on('notification', () => {
+        dispatchWanted = true;
+        poke();
+      });
       listener.on('error', (error) => {
         logger.warn({ err: error }, 'worker LISTEN connection lost; polling until it is back');
         listener?.release(true);
         listener = undefined;
       });
       await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
+      dispatchWanted = true; // events committed while nobody listened
     } catch (error) {
       listener?.release(true);
       listener = undefined;
@@ -231,31 +292,44 @@ export function createWebhookWorker(options: WorkerOptions) {
   }
 
   async function sleep(ms: number) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+    if (!poked) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          wake = undefined;
+          dispatchWanted = true; // the safety-net poll
+          resolve();
+        }, ms);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    poked = false;
   }
 
+  /** Dispatches if wanted, claims what there is room for; true if there may be more to claim now. */
   async function cycle(): Promise<boolean> {
-    await flush();
     if (!listener && running) await listen();
-    const dispatched = await dispatch();
-    let claimed = 0;
-    const room = concurrency - inFlight;
-    if (room > 0 && running) {
+    let dispatched = 0;
+    if (dispatchWanted || !listener) {
+      dispatchWanted = false;
+      dispatched = await dispatch();
+      if (dispatched >= DISPATCH_BATCH) dispatchWanted = true;
+    }
+    let full = false;
+    const room = concurrency - unrecorded;
+    if (room >= batchSize && running) {
       const due = await repo.claimDueDeliveries(db, room, leaseMs);
-      claimed = due.length;
+      full = due.length === room;
+      unrecorded += due.length;
       for (const delivery of due) {
         inFlight++;
         void send(delivery);
       }
     }
     await prune();
-    return dispatched > 0 || claimed > 0 || finished.length > 0;
+    return full || dispatched > 0;
   }
 
   async function run() {
@@ -264,13 +338,14 @@ export function createWebhookWorker(options: WorkerOptions) {
       try {
         busy = await cycle();
       } catch (error) {
+        dispatchWanted = true;
         logger.error({ err: error }, 'webhook worker cycle failed; retrying');
         await sleep(1000);
         continue;
       }
-      if (busy) continue;
-      if (inFlight > 0) {
-        await sleep(pollMs);
+      if (busy || dispatchWanted) continue;
+      if (unrecorded > 0) {
+        await sleep(pollMs); // until a batch is recorded (room), or a notification
         continue;
       }
       const dueIn = await repo.secondsUntilNextDue(db).catch(() => null);
@@ -292,29 +367,22 @@ export function createWebhookWorker(options: WorkerOptions) {
       poke();
       await loop;
       while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      await flush();
+      while (recording || finished.length > 0) {
+        startRecording();
+        await recording;
+      }
       if (listener) {
         await listener.query(`UNLISTEN ${EVENTS_CHANNEL}`).catch(() => undefined);
         listener.release();
         listener = undefined;
       }
     },
-    /** Wakes the loop now (after a commit in this process, or in tests). */
-    poke,
+    /** Wakes the loop now to look for events (after a commit in this process, or in tests). */
+    poke() {
+      dispatchWanted = true;
+      poke();
+    },
   };
-}
-
-async function finishDeliveries(
-  tx: Db,
-  updates: { id: string; status: DeliveryStatus; next: Date | null }[],
-) {
-  if (updates.length === 0) return;
-  await sql`
-    UPDATE webhook_deliveries d
-    SET status = u.status, next_attempt_at = u.next, locked_until = NULL, updated_at = now()
-    FROM unnest(${sql.val(updates.map((u) => u.id))}::uuid[], ${sql.val(updates.map((u) => u.status))}::text[],
-      ${sql.val(updates.map((u) => u.next))}::timestamptz[]) AS u(id, status, next)
-    WHERE d.id = u.id`.execute(tx);
 }
 
 export type WebhookWorker = ReturnType<typeof createWebhookWorker>;
