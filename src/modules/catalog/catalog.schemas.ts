@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { Type } from 'typebox';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
 import { MoneyInput } from '../../platform/http/money-input.js';
 import { SLUG_PATTERN } from './slug.js';

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
 import { invalidRequest } from '../../platform/http/errors.js';
 import { parseMoney } from '../../platform/http/money-input.js';
-import { MoneyFormatError, toDecimalString, toMinorUnits } from '../../platform/money.js';
+import { toDecimalString } from '../../platform/money.js';
 import type { ProductCreateBody } from './catalog.schemas.js';
 import type { ProductOption } from './catalog.tables.js';
 import type { VariantRow } from './products.repository.js';

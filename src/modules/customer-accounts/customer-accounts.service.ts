@@ -36,12 +36,12 @@ export const hashToken = (token: string) => createHash('sha256').update(token).d
 function loginMail(store: StoreRow, code: string) {
   const minutes = CODE_TTL_MS / 60_000;
   const text = `Your ${store.name} login code is ${code}.\n\nIt is valid for ${minutes} minutes. If you did not ask for it, ignore this e-mail: nobody can log in without the code.\n`;
-  const escape = (s: string) =>
+  const escapeHtml = (s: string) =>
     s.replace(
       /[&<>"']/g,
       (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
     );
-  const html = `<!doctype html><html><body style="font-family:sans-serif;color:#111"><p>Your <strong>${escape(store.name)}</strong> login code is</p><p style="font-size:28px;letter-spacing:6px;font-weight:bold">${code}</p><p>It is valid for ${minutes} minutes. If you did not ask for it, ignore this e-mail.</p></body></html>`;
+  const html = `<!doctype html><html><body style="font-family:sans-serif;color:#111"><p>Your <strong>${escapeHtml(store.name)}</strong> login code is</p><p style="font-size:28px;letter-spacing:6px;font-weight:bold">${code}</p><p>It is valid for ${minutes} minutes. If you did not ask for it, ignore this e-mail.</p></body></html>`;
   return { subject: `${code} is your ${store.name} login code`, text, html };
 }
 

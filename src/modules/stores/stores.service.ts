@@ -107,7 +107,7 @@ export function createStoresService(db: Db, log?: Logger) {
       const cached = storeCache.get(key);
       if (cached && cached.expiresAt > Date.now()) return cached.store;
       const store = await stores.findStoreBySlug(db, slug);
-      if (!store || store.status !== 'active') throw notFound('store');
+      if (store?.status !== 'active') throw notFound('store');
       storeCache.set(key, { store, expiresAt: Date.now() + STORE_CACHE_MS });
       return store;
     },

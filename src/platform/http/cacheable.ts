@@ -12,10 +12,7 @@ export function installPublicCaching(app: FastifyInstance, maxAgeSeconds = 30): 
     reply.header('etag', etag);
     reply.header('cache-control', `public, max-age=${maxAgeSeconds}`);
     const match = request.headers['if-none-match'];
-    if (
-      match &&
-      match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')
-    ) {
+    if (match?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag || tag.trim() === '*')) {
       reply.code(304);
       reply.removeHeader('content-type');
       reply.removeHeader('content-length');
