@@ -27,9 +27,11 @@ export function startBackgroundWorker(input: {
   metrics?: Metrics;
 }): BackgroundWorker {
   const { config, logger } = input;
+  // As many connections per receiver as deliveries the webhook worker keeps in flight (64).
   const fetch = createSafeFetch({
     allowPrivateUrls: config.allowPrivateUrls,
     userAgent: 'Emporium-Webhooks/1',
+    connectionsPerOrigin: 64,
   });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,

@@ -72,6 +72,11 @@ export interface OutboundResponse {
 export interface SafeFetchOptions extends AddressGuardOptions {
   /** Sent unless the request sets its own. */
   userAgent?: string;
+  /**
+   * Connections per origin (default 16). A caller with more requests in flight to one origin must
+   * raise it: queued requests would spend their time limit waiting without being sent.
+   */
+  connectionsPerOrigin?: number;
 }
 
 export interface SafeFetch {
@@ -160,7 +165,7 @@ export function createSafeFetch(options: SafeFetchOptions = {}): SafeFetch {
   const agent = new Agent({
     connect: { lookup: createGuardedLookup(guard) },
     keepAliveTimeout: 10_000,
-    connections: 16,
+    connections: options.connectionsPerOrigin ?? 16,
   });
   const userAgent = options.userAgent ?? 'Emporium/1';
 
