@@ -83,3 +83,23 @@ export async function createFreshDatabase(
       ).then(() => undefined),
   };
 }
+
+/**
+ * A named database kept between runs (a million seeded orders take minutes to make): created empty
+ * when missing, dropped and recreated when `rebuild`. Returns its connection string.
+ */
+export async function persistentDatabase(adminUrl: string, name: string, rebuild: boolean): Promise<string> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const id = client.escapeIdentifier(name);
+    if (rebuild) await client.query(`DROP DATABASE IF EXISTS ${id} WITH (FORCE)`);
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${id}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}

@@ -12,7 +12,7 @@ import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { currencyDecimals, toDecimalNumber } from '../../src/platform/money.js';
 import { cleanUp } from '../lib/cleanup.js';
-import { openBenchServer } from '../lib/database.js';
+import { openBenchServer, persistentDatabase } from '../lib/database.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
 import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
 import { envNumber, median, medianLoad } from '../lib/rounds.js';
@@ -36,28 +36,6 @@ const BASELINE_REQUESTS = 5;
 const DATABASE = 'emporium_bench_analytics_1m';
 const MARKER_SLUG = 'bench-analytics-1m';
 const STORE_ID = '00000000-0000-4000-8000-0000000a0001';
-
-async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-async function benchDatabase(adminUrl: string, rebuild: boolean) {
-  await admin(adminUrl, async (c) => {
-    const name = c.escapeIdentifier(DATABASE);
-    if (rebuild) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-    if (exists.rowCount === 0) await c.query(`CREATE DATABASE ${name}`);
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-}
 
 async function isSeeded(pool: pg.Pool): Promise<boolean> {
   const result = await pool.query<{ next_number: string | number | null }>(
@@ -307,12 +285,12 @@ export const scenario: Scenario = {
       log(`database: ${target.source} → ${target.display}`);
       notes.push(`database: ${target.source} (${target.display}), database ${DATABASE} kept between runs`);
 
-      let url = await benchDatabase(target.adminUrl, false);
+      let url = await persistentDatabase(target.adminUrl, DATABASE, false);
       let database = openDatabase(url, { max: POOL_SIZE });
       await migrateToLatest(database.db);
       if (!(await isSeeded(database.pool))) {
         await database.close();
-        url = await benchDatabase(target.adminUrl, true);
+        url = await persistentDatabase(target.adminUrl, DATABASE, true);
         database = openDatabase(url, { max: POOL_SIZE });
         await migrateToLatest(database.db);
         log(`seeding ${ORDERS.toLocaleString('en-US')} orders (once; later runs reuse ${DATABASE})…`);

@@ -16,7 +16,7 @@ import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { currencyDecimals, toDecimalNumber } from '../../src/platform/money.js';
 import { seedStore } from '../../src/seed/seed.js';
 import { cleanUp } from '../lib/cleanup.js';
-import { openBenchServer } from '../lib/database.js';
+import { openBenchServer, persistentDatabase } from '../lib/database.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
 import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
 import { envNumber, medianLoad, roundOrder } from '../lib/rounds.js';
@@ -48,29 +48,6 @@ const CLASSIC_SQL = {
     WHERE store_id = $1 AND order_id = ANY($2::uuid[]) GROUP BY order_id`,
 };
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
-
-async function admin<T>(adminUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: adminUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** The seeded database's URL, created empty when missing (or rebuilt when `rebuild`). */
-async function benchDatabase(adminUrl: string, rebuild: boolean) {
-  await admin(adminUrl, async (c) => {
-    const name = c.escapeIdentifier(DATABASE);
-    if (rebuild) await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    const exists = await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-    if (exists.rowCount === 0) await c.query(`CREATE DATABASE ${name}`);
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${DATABASE}`;
-  return url.toString();
-}
 
 /** The marker store's id when it holds the full seed, else undefined. */
 async function seededStore(pool: pg.Pool): Promise<string | undefined> {
@@ -235,14 +212,14 @@ export const scenario: Scenario = {
       log(`database: ${target.source} → ${target.display}`);
       notes.push(`database: ${target.source} (${target.display})`);
 
-      let url = await benchDatabase(target.adminUrl, false);
+      let url = await persistentDatabase(target.adminUrl, DATABASE, false);
       let handle = openDatabase(url, { max: POOL_SIZE });
       await migrateToLatest(handle.db);
       let storeId = await seededStore(handle.pool);
       if (!storeId) {
         // Missing or incomplete: start from an empty database.
         await handle.close();
-        url = await benchDatabase(target.adminUrl, true);
+        url = await persistentDatabase(target.adminUrl, DATABASE, true);
         handle = openDatabase(url, { max: POOL_SIZE });
         await migrateToLatest(handle.db);
       }
