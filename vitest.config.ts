@@ -9,7 +9,7 @@ const integration = (name: string, setup: string) => ({
   test: {
     name,
     include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, 'test/browser/**'],
+    exclude: [...configDefaults.exclude, 'test/browser/**', 'test/unit/**'],
     globalSetup: [setup],
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -19,7 +19,8 @@ const integration = (name: string, setup: string) => ({
 export default defineConfig({
   test: {
     projects: [
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts'] } },
+      // test/unit/: pure tests of code outside src/ (the bench report), with no database.
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts'] } },
       integration('embedded', 'test/setup/embedded.ts'),
       ...(process.env.TEST_DATABASE_URL ? [integration('postgres', 'test/setup/external.ts')] : []),
       // The dashboard in Debian's Chromium; without /usr/bin/chromium the setup says so and the suite skips.

@@ -1,7 +1,10 @@
 /**
  * `npm run bench [-- name…]`: runs every scenario of bench/scenarios/ (in file-name order, or only the
  * ones named), prints one table of figures next to the baselines measured in the same run, and writes
- * bench/results/latest.json.
+ * latest.json plus the report (report-YYYY-MM-DD.md and .png, the run's start date in UTC) to
+ * bench/results/. A run of named scenarios writes the same files to bench/results/partial/ (ignored by
+ * git), so that it never replaces the report of a full run. `npm run bench:report` re-renders a report
+ * from a JSON file.
  *
  * Settings (environment): BENCH_DATABASE_URL, else TEST_DATABASE_URL, else DATABASE_URL, else an
  * embedded cluster in a temporary directory; BENCH_WARMUP (s, default 3), BENCH_DURATION (s, default
@@ -14,6 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatBaselines, formatTable } from './lib/format.js';
+import { writeReport } from './lib/report-files.js';
+import type { ResultsDocument } from './lib/results-document.js';
 import type { Scenario, ScenarioResult } from './lib/scenario.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -44,9 +49,27 @@ function gitCommit(): string | undefined {
   }
 }
 
-function writeResults(results: ScenarioResult[], startedAt: Date, failures: string[]) {
-  fs.mkdirSync(resultsDir, { recursive: true });
-  const document = {
+/**
+ * The shared BENCH_* settings (marked "(default)" when unset) and any scenario-specific BENCH_* variable
+ * that is set, such as BENCH_IMAGES; connection strings are left out, as they may hold a password.
+ */
+function benchSettings(): Record<string, string> {
+  const shared = ['BENCH_WARMUP', 'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS'];
+  const others = Object.keys(process.env)
+    .filter((name) => name.startsWith('BENCH_') && !name.endsWith('_URL') && !shared.includes(name))
+    .sort();
+  return Object.fromEntries([...shared, ...others].map((name) => [name, process.env[name] ?? '(default)']));
+}
+
+function writeResults(
+  outDir: string,
+  results: ScenarioResult[],
+  startedAt: Date,
+  failures: string[],
+  partial: boolean,
+) {
+  fs.mkdirSync(outDir, { recursive: true });
+  const document: ResultsDocument = {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     commit: gitCommit(),
@@ -54,23 +77,19 @@ function writeResults(results: ScenarioResult[], startedAt: Date, failures: stri
       node: process.version,
       platform: `${os.platform()}-${os.arch()}`,
       cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model,
+      cpuModel: os.cpus()[0]?.model.trim(),
       memoryMb: Math.round(os.totalmem() / 1024 / 1024),
     },
-    settings: Object.fromEntries(
-      ['BENCH_WARMUP', 'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS'].map((name) => [
-        name,
-        process.env[name] ?? '(default)',
-      ]),
-    ),
+    settings: benchSettings(),
     scenarios: results,
     failures,
+    partial,
   };
-  const file = path.join(resultsDir, 'latest.json');
+  const file = path.join(outDir, 'latest.json');
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, `${JSON.stringify(document, null, 2)}\n`);
   fs.renameSync(tmp, file);
-  return file;
+  return { file, document };
 }
 
 async function main() {
@@ -114,8 +133,23 @@ async function main() {
       for (const note of r.notes) console.log(`  ${note}`);
     }
   }
-  const file = writeResults(results, startedAt, failures);
-  console.log(`\nResults written to ${path.relative(process.cwd(), file)}`);
+  const partial = wanted.length > 0;
+  const outDir = partial ? path.join(resultsDir, 'partial') : resultsDir;
+  const { file, document } = writeResults(outDir, results, startedAt, failures, partial);
+  const shown = (p: string) => path.relative(process.cwd(), p);
+  console.log(`\nResults written to ${shown(file)}`);
+  try {
+    const report = await writeReport(document, outDir);
+    console.log(`Chart written to ${shown(report.chart)}`);
+    console.log(`Report written to ${shown(report.markdown)}`);
+  } catch (error) {
+    // The figures are safe in the JSON; the report can be rebuilt from it once the cause is fixed.
+    console.error(
+      `\nThe report could not be rendered: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    console.error(`Fix it, then: npm run bench:report -- ${shown(file)}`);
+    process.exitCode = 1;
+  }
   if (failures.length) {
     console.error(
       `\n${failures.length} scenario(s) failed: ${failures.map((f) => f.split(':')[0]).join(', ')}`,

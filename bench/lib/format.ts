@@ -8,7 +8,7 @@ export function formatNumber(n: number): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
-function formatTarget(target: Target | undefined, unit: string): string {
+export function formatTarget(target: Target | undefined, unit: string): string {
   if (!target) return '';
   const op = target.op === '>=' ? '≥' : '<';
   return target.on === 'ratio'

@@ -12,6 +12,11 @@ export interface Metric {
   unit: string;
   ours: number;
   baseline?: number;
+  /**
+   * Which way is better for this figure. When unset, the report infers it from the unit
+   * (bench/lib/direction.ts); set it for a unit that can point either way, such as %.
+   */
+  better?: 'higher' | 'lower';
   /** What the baseline is, e.g. "bare Fastify + pg". */
   baselineLabel?: string;
   /** ours / baseline, when there is a baseline. */
