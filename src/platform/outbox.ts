@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from './db/database.js';
+import { WriteBatch, type Writer } from './db/write-batch.js';
 import { newId } from './ids.js';
 
 /** The channel a committed event is announced on; workers LISTEN to it to start at once. */
@@ -9,20 +9,25 @@ export const EVENTS_CHANNEL = 'emporium_events';
  * Records a domain event inside the caller's transaction (transactional outbox): the event exists
  * if and only if the change that caused it commits. The NOTIFY in the same statement is delivered
  * by PostgreSQL only at commit, so a worker wakes for committed events and never for rolled-back ones.
+ * Given a WriteBatch, the event joins the batch's single statement.
  */
 export async function recordEvent(
-  tx: Executor,
+  to: Writer,
   storeId: string,
   name: string,
   data: Record<string, unknown>,
 ): Promise<string> {
   const id = newId();
-  await sql`
-    WITH inserted AS (
-      INSERT INTO events (id, store_id, name, data, created_at)
-      VALUES (${id}, ${storeId}, ${name}, ${JSON.stringify(data)}, now())
-      RETURNING id
-    )
-    SELECT pg_notify(${EVENTS_CHANNEL}, '') FROM inserted`.execute(tx);
+  const batch = to instanceof WriteBatch ? to : new WriteBatch(to);
+  batch.insertRow('events', {
+    id,
+    store_id: storeId,
+    name,
+    data: JSON.stringify(data),
+    created_at: sql`now()`,
+  });
+  batch.notifyAtCommit(EVENTS_CHANNEL);
+  // Written now, unless the caller is collecting its transaction's writes into one statement.
+  if (batch !== to) await batch.run();
   return id;
 }

@@ -288,29 +288,38 @@ export async function replaceCategories(
 }
 
 /** What an order needs of its products: prices, names, SKUs, variants and categories. */
-export async function findForOrder(db: Executor, storeId: string, productIds: string[]) {
-  if (productIds.length === 0) return { products: [], variants: [], categories: [] };
-  const [products, variants, categories] = await Promise.all([
-    db
-      .selectFrom('products')
-      .select(['id', 'name', 'status', 'price', 'sku'])
-      .where('store_id', '=', storeId)
-      .where('id', 'in', productIds)
-      .execute(),
-    db
-      .selectFrom('product_variants')
-      .select(['id', 'product_id', 'title', 'price', 'sku'])
-      .where('store_id', '=', storeId)
-      .where('product_id', 'in', productIds)
-      .execute(),
-    db
-      .selectFrom('product_categories')
-      .select(['product_id', 'category_id'])
-      .where('store_id', '=', storeId)
-      .where('product_id', 'in', productIds)
-      .execute(),
-  ]);
-  return { products, variants, categories };
+export interface ProductForOrder {
+  id: string;
+  name: string;
+  status: string;
+  price: number;
+  sku: string | null;
+  variants: { id: string; title: string; price: number; sku: string | null }[];
+  category_ids: string[];
+}
+
+/**
+ * The products an order line may be priced from, each with its variants and categories, in one
+ * statement (checkout runs inside a transaction, where every round trip counts).
+ */
+export async function findForOrder(
+  db: Executor,
+  storeId: string,
+  productIds: string[],
+): Promise<ProductForOrder[]> {
+  if (productIds.length === 0) return [];
+  const result = await sql<ProductForOrder>`
+    SELECT p.id, p.name, p.status, p.price, p.sku,
+      COALESCE((
+        SELECT json_agg(json_build_object('id', v.id, 'title', v.title, 'price', v.price, 'sku', v.sku))
+        FROM product_variants v WHERE v.store_id = p.store_id AND v.product_id = p.id
+      ), '[]'::json) AS variants,
+      ARRAY(
+        SELECT c.category_id FROM product_categories c WHERE c.store_id = p.store_id AND c.product_id = p.id
+      ) AS category_ids
+    FROM products p
+    WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`.execute(db);
+  return result.rows;
 }
 
 export function findActiveProducts(db: Executor, storeId: string, ids: string[]) {

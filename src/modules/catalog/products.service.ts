@@ -478,13 +478,11 @@ export function createProductsService({
       const ids = [...new Set(productIds.filter(isUuid))];
       const found = await repo.findForOrder(tx, storeId, ids);
       const products = new Map<string, OrderableProduct>(
-        found.products.map((p) => [
+        found.map(({ variants, category_ids, ...p }) => [
           p.id,
-          { ...p, categoryIds: [], variants: new Map<string, OrderableVariant>() },
+          { ...p, categoryIds: category_ids, variants: new Map(variants.map((v) => [v.id, v])) },
         ]),
       );
-      for (const v of found.variants) products.get(v.product_id)?.variants.set(v.id, v);
-      for (const c of found.categories) products.get(c.product_id)?.categoryIds.push(c.category_id);
       return products;
     },
 

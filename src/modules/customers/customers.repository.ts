@@ -1,6 +1,7 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { type Writer, write } from '../../platform/db/write-batch.js';
 import type { CustomerAddressesTable, CustomersTable } from './customers.tables.js';
 
 export type CustomerRow = Selectable<CustomersTable>;
@@ -78,21 +79,22 @@ export function findCustomer(db: Executor, storeId: string, id: string) {
     .executeTakeFirst();
 }
 
-export async function addOrderStats(
-  db: Executor,
+export function addOrderStats(
+  to: Writer,
   storeId: string,
   customerId: string,
   delta: { orders: number; spent: number },
 ) {
-  await db
-    .updateTable('customers')
-    .set((eb) => ({
-      orders_count: eb('orders_count', '+', delta.orders),
-      total_spent: eb('total_spent', '+', delta.spent),
-    }))
-    .where('store_id', '=', storeId)
-    .where('id', '=', customerId)
-    .execute();
+  return write(to, (db) =>
+    db
+      .updateTable('customers')
+      .set((eb) => ({
+        orders_count: eb('orders_count', '+', delta.orders),
+        total_spent: eb('total_spent', '+', delta.spent),
+      }))
+      .where('store_id', '=', storeId)
+      .where('id', '=', customerId),
+  );
 }
 
 export function insertCustomers(db: Executor, rows: Insertable<CustomersTable>[]) {

@@ -1,4 +1,5 @@
 import type { Db, Executor } from '../../platform/db/database.js';
+import type { Writer } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { notFound } from '../../platform/http/errors.js';
@@ -64,7 +65,7 @@ export function createCustomersService(db: Db, stores: StoresService) {
 
     /** Orders count and money spent move with the orders, in the same transaction. */
     addOrderStats: (
-      tx: Executor,
+      tx: Writer,
       storeId: string,
       customerId: string,
       delta: { orders: number; spent: number },

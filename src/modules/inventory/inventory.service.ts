@@ -30,6 +30,8 @@ export interface StockChangeResult {
   inventory: number;
   /** The product's own level before this change (equals `previous` for a product-level change). */
   productPrevious: number;
+  /** The product's level after this change. */
+  product: repo.ProductLevel;
 }
 
 export function createInventoryService(db: Db) {
@@ -48,15 +50,16 @@ export function createInventoryService(db: Db) {
     }
   }
 
-  /** Product-level consequences of a change: the new total, its history row's threshold, events. */
+  /** Product-level consequences of a change: the new total (with its history row when `note`), events. */
   async function moveProduct(
     tx: Executor,
     storeId: string,
     productId: string,
     delta: number,
     events: boolean,
+    note?: repo.AdjustmentNote,
   ) {
-    const level = await repo.addToProduct(tx, storeId, productId, delta);
+    const level = await repo.addToProduct(tx, storeId, productId, delta, note);
     if (!level) {
       const exists = await repo.productLevel(tx, storeId, productId);
       if (!exists) throw notFound('product');
@@ -69,55 +72,40 @@ export function createInventoryService(db: Db) {
   /**
    * Applies one stock change inside the caller's transaction. A variant change moves the variant and
    * its product's total by the same delta, so the product level is always the sum of its variants.
+   * The history row is written by the statement that moves the stock.
    */
   async function applyChange(tx: Executor, storeId: string, change: StockChange): Promise<StockChangeResult> {
     if (!Number.isInteger(change.delta) || change.delta === 0)
       throw invalidRequest('adjustment must be a non-zero integer');
-    let result: StockChangeResult;
+    const note = { id: newId(), reason: change.reason ?? null, source: change.source };
+    const events = change.events !== false;
     if (change.variantId) {
       await repo.lockProductOfVariant(tx, storeId, change.variantId);
-      const variant = await repo.addToVariant(tx, storeId, change.variantId, change.delta);
+      const variant = await repo.addToVariant(tx, storeId, change.variantId, change.delta, note);
       if (!variant) {
         const exists = await repo.findVariant(tx, storeId, change.variantId);
         if (!exists) throw notFound('variant');
         throw insufficientStock(`not enough stock of variant ${exists.title}: ${exists.inventory} left`);
       }
-      const product = await moveProduct(
-        tx,
-        storeId,
-        variant.product_id,
-        change.delta,
-        change.events !== false,
-      );
-      result = {
+      const product = await moveProduct(tx, storeId, variant.product_id, change.delta, events);
+      return {
         productId: variant.product_id,
         variantId: variant.variant_id,
         previous: variant.inventory - change.delta,
         inventory: variant.inventory,
         productPrevious: product.inventory - change.delta,
-      };
-    } else {
-      const level = await moveProduct(tx, storeId, change.productId, change.delta, change.events !== false);
-      result = {
-        productId: level.product_id,
-        variantId: null,
-        previous: level.inventory - change.delta,
-        inventory: level.inventory,
-        productPrevious: level.inventory - change.delta,
+        product,
       };
     }
-    await repo.recordAdjustment(tx, {
-      id: newId(),
-      store_id: storeId,
-      product_id: result.productId,
-      variant_id: result.variantId,
-      previous: result.previous,
-      adjustment: change.delta,
-      inventory: result.inventory,
-      reason: change.reason ?? null,
-      source: change.source,
-    });
-    return result;
+    const level = await moveProduct(tx, storeId, change.productId, change.delta, events, note);
+    return {
+      productId: level.product_id,
+      variantId: null,
+      previous: level.inventory - change.delta,
+      inventory: level.inventory,
+      productPrevious: level.inventory - change.delta,
+      product: level,
+    };
   }
 
   async function view(tx: Executor, storeId: string, id: string, type: InventoryType) {
@@ -182,12 +170,18 @@ export function createInventoryService(db: Db) {
     const ordered = [...net.entries()]
       .filter(([, change]) => change.delta !== 0)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const firstLevel = new Map<string, number>();
+    // Per product: its level before the first change and after the last (its row stays locked, so
+    // the last level returned is the current one; no re-read needed for the events).
+    const moves = new Map<string, { previous: number; level: repo.ProductLevel }>();
     for (const [, change] of ordered) {
       const result = await applyChange(tx, storeId, { ...change, events: false });
-      if (!firstLevel.has(result.productId)) firstLevel.set(result.productId, result.productPrevious);
+      const seen = moves.get(result.productId);
+      moves.set(result.productId, {
+        previous: seen?.previous ?? result.productPrevious,
+        level: result.product,
+      });
     }
-    for (const [productId, previous] of firstLevel) await recordCrossings(tx, storeId, productId, previous);
+    for (const { previous, level } of moves.values()) await recordStockEvents(tx, storeId, level, previous);
   }
 
   return {

@@ -1,4 +1,5 @@
 import type { Executor } from '../../platform/db/database.js';
+import type { Writer } from '../../platform/db/write-batch.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { LineItemRow, OrderRow } from './orders.repository.js';
@@ -29,11 +30,11 @@ function summary(order: OrderRow, lines: LineItemRow[]) {
   };
 }
 
-export function recordOrderCreated(tx: Executor, order: OrderRow, lines: LineItemRow[]) {
+export function recordOrderCreated(tx: Writer, order: OrderRow, lines: LineItemRow[]) {
   return recordEvent(tx, order.store_id, 'order.created', summary(order, lines));
 }
 
-export function recordOrderPaid(tx: Executor, order: OrderRow, lines: LineItemRow[]) {
+export function recordOrderPaid(tx: Writer, order: OrderRow, lines: LineItemRow[]) {
   return recordEvent(tx, order.store_id, 'order.paid', {
     ...summary(order, lines),
     paymentMethod: order.payment_method ?? 'manual',

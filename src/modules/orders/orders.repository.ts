@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import { type Writer, write } from '../../platform/db/write-batch.js';
 import type {
   FulfillmentStatus,
   OrderFulfillmentsTable,
@@ -49,12 +50,12 @@ export async function orderCount(db: Executor, storeId: string): Promise<number>
   return row ? row.next_number - FIRST_ORDER_NUMBER : 0;
 }
 
-export async function insertOrder(db: Executor, order: Insertable<OrdersTable>) {
-  await db.insertInto('orders').values(order).execute();
+export function insertOrder(to: Writer, order: Insertable<OrdersTable>) {
+  return write(to, (db) => db.insertInto('orders').values(order));
 }
 
-export async function insertLineItems(db: Executor, rows: Insertable<OrderLineItemsTable>[]) {
-  if (rows.length) await db.insertInto('order_line_items').values(rows).execute();
+export async function insertLineItems(to: Writer, rows: Insertable<OrderLineItemsTable>[]) {
+  if (rows.length) await write(to, (db) => db.insertInto('order_line_items').values(rows));
 }
 
 export function findOrder(db: Executor, storeId: string, id: string, options: { lock?: boolean } = {}) {

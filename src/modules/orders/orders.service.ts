@@ -1,5 +1,6 @@
 import type { Db, Executor } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
+import { WriteBatch } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
@@ -203,7 +204,9 @@ export function createOrdersService(deps: OrdersDeps) {
       created_at: now,
       updated_at: now,
     };
-    await repo.insertOrder(tx, {
+    // The order, its lines, the buyer's totals and the events go to PostgreSQL as one statement.
+    const writes = new WriteBatch(tx);
+    await repo.insertOrder(writes, {
       ...order,
       shipping_address: order.shipping_address ? JSON.stringify(order.shipping_address) : null,
     });
@@ -220,13 +223,12 @@ export function createOrdersService(deps: OrdersDeps) {
       price: line.price,
       position,
     }));
-    await repo.insertLineItems(tx, lineRows);
-    await customers.addOrderStats(tx, storeId, buyer.id, { orders: 1, spent: amountPaid });
-    await recordOrderCreated(tx, order, lineRows);
-    if (paid) {
-      await recordOrderPaid(tx, order, lineRows);
-      await notify(tx, order, 'paid');
-    }
+    await repo.insertLineItems(writes, lineRows);
+    await customers.addOrderStats(writes, storeId, buyer.id, { orders: 1, spent: amountPaid });
+    await recordOrderCreated(writes, order, lineRows);
+    if (paid) await recordOrderPaid(writes, order, lineRows);
+    await writes.run();
+    if (paid) await notify(tx, order, 'paid');
     return { order, lines: lineRows, fulfillments: [] };
   }
 
