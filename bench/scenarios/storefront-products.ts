@@ -1,24 +1,20 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import Fastify from 'fastify';
-import { type CompiledQuery, type Insertable, Kysely, PostgresDialect } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import type { ProductMediaTable, ProductsTable } from '../../src/modules/catalog/catalog.tables.js';
 import { createProductsService } from '../../src/modules/catalog/index.js';
-import { slugify } from '../../src/modules/catalog/slug.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/schema.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
-import { newId } from '../../src/platform/ids.js';
 import { currencyDecimals, toDecimalString } from '../../src/platform/money.js';
-import { sampleProduct } from '../../src/seed/sample-catalog.js';
+import { CATALOGUE_BATCH, insertCatalogue } from '../lib/catalogue.js';
 import { cleanUp } from '../lib/cleanup.js';
 import { createFreshDatabase, openBenchServer } from '../lib/database.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
@@ -27,7 +23,6 @@ import { envNumber, medianLoad, roundOrder } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
 
 const PRODUCTS = 10_000;
-const BATCH = 1000;
 const LIMIT = 20;
 /** Fixed by the issue this scenario answers: the p99 target is defined at this concurrency. */
 const CONNECTIONS = 50;
@@ -205,54 +200,6 @@ async function checkSameAnswer(oursUrl: string, baselineUrl: string) {
   return { etag, cacheControl };
 }
 
-/**
- * One batch of catalogue rows, typed by the catalogue's own table types (what the repository
- * inserts): active products built from the seed's sample names and prices, with distinct,
- * increasing creation times (so newest-first is the same order for both servers), one primary
- * image each and, for every third product, a second image that is not primary.
- */
-function catalogueBatch(storeId: string, from: number, size: number, publicUrl: (key: string) => string) {
-  const base = Date.UTC(2026, 0, 1);
-  const products: Insertable<ProductsTable>[] = [];
-  const media: Insertable<ProductMediaTable>[] = [];
-  for (let n = from; n < from + size; n++) {
-    const sample = sampleProduct(n);
-    const id = newId();
-    const createdAt = new Date(base + n * 1000);
-    products.push({
-      id,
-      store_id: storeId,
-      name: sample.name,
-      slug: `${slugify(sample.name)}-${n + 1}`,
-      description: `${sample.name}, from our ${sample.category.toLowerCase()} range.`,
-      status: 'active',
-      price: sample.priceMinor,
-      compare_price: n % 4 === 0 ? sample.priceMinor + 1000 : null,
-      sku: `SKU-${String(n + 1).padStart(6, '0')}`,
-      inventory: (n * 13) % 60,
-      track_inventory: n % 10 !== 0,
-      options: '[]',
-      created_at: createdAt,
-      updated_at: createdAt,
-    });
-    const imageCount = n % 3 === 0 ? 2 : 1;
-    for (let position = 0; position < imageCount; position++) {
-      const key = `images/${createHash('sha256').update(`${n}:${position}`).digest('hex')}.webp`;
-      media.push({
-        id: newId(),
-        store_id: storeId,
-        product_id: id,
-        media_type: 'image',
-        url: publicUrl(key),
-        alt: sample.name,
-        is_primary: position === 0,
-        position,
-      });
-    }
-  }
-  return { products, media };
-}
-
 export const scenario: Scenario = {
   name: 'storefront-products',
   description: `GET ${PATH} over ${PRODUCTS.toLocaleString('en-US')} active products: the real app vs bare Fastify + pg`,
@@ -299,24 +246,16 @@ export const scenario: Scenario = {
 
       const store = await app.services.stores.createStore({ slug: SLUG, name: 'Bench Store' });
       const seedStart = performance.now();
-      let imageRows = 0;
-      for (let offset = 0; offset < PRODUCTS; offset += BATCH) {
-        const batch = catalogueBatch(store.id, offset, Math.min(BATCH, PRODUCTS - offset), (key) =>
-          app.mediaStorage.publicUrl(key),
-        );
-        await handle.db.transaction().execute(async (tx) => {
-          await tx.insertInto('products').values(batch.products).execute();
-          await tx.insertInto('product_media').values(batch.media).execute();
-        });
-        imageRows += batch.media.length;
-      }
+      const { imageRows } = await insertCatalogue(handle.db, store.id, PRODUCTS, (key) =>
+        app.mediaStorage.publicUrl(key),
+      );
       // A steady state rather than whatever autovacuum has reached: visibility map set, statistics fresh.
       await handle.pool.query('VACUUM (ANALYZE) products, product_media');
       const seedMs = Math.round(performance.now() - seedStart);
       log(`seeded ${PRODUCTS} active products and ${imageRows} images in ${seedMs} ms (then VACUUM ANALYZE)`);
       notes.push(
         `catalogue: ${PRODUCTS} active products (seed sample names and prices, 10% untracked stock) and ${imageRows} image rows ` +
-          `(one primary each, a second image on every third product), inserted in batches of ${BATCH} as rows typed by the ` +
+          `(one primary each, a second image on every third product), inserted in batches of ${CATALOGUE_BATCH} as rows typed by the ` +
           `catalogue's table types (the service has no bulk create), in ${seedMs} ms, then VACUUM ANALYZE`,
       );
 
