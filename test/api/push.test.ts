@@ -81,10 +81,13 @@ const pushesOf = (customerId: string) =>
     .orderBy('id')
     .execute();
 
-function queue(input: Parameters<typeof queueOrderPush>[1]) {
-  return db()
+/** Queues in a transaction of its own; returns how many notifications that added for the customer. */
+async function queue(input: Parameters<typeof queueOrderPush>[1]) {
+  const before = (await pushesOf(input.customerId)).length;
+  await db()
     .transaction()
     .execute((tx) => queueOrderPush(tx, input));
+  return (await pushesOf(input.customerId)).length - before;
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
@@ -203,14 +206,18 @@ describe('queueOrderPush', () => {
         db()
           .transaction()
           .execute(async (tx) => {
-            expect(
-              await queueOrderPush(tx, {
-                storeId: storeA.id,
-                customerId: customer.id,
-                kind: 'paid',
-                orderNumber: '7',
-              }),
-            ).toBe(1);
+            await queueOrderPush(tx, {
+              storeId: storeA.id,
+              customerId: customer.id,
+              kind: 'paid',
+              orderNumber: '7',
+            });
+            const inside = await tx
+              .selectFrom('push_notifications')
+              .select('id')
+              .where('customer_id', '=', customer.id)
+              .execute();
+            expect(inside).toHaveLength(1);
             throw new Error('the order update failed');
           }),
       ).rejects.toThrow('the order update failed');

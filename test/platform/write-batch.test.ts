@@ -166,6 +166,43 @@ describe('WriteBatch', () => {
     }
   });
 
+  it('notifies on a condition only when the write it waits on wrote a row', async () => {
+    const listener = new pg.Client({ connectionString: database.url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.channel));
+    await listener.query('LISTEN batch_test');
+    const touch = (email: string) => (db: typeof handle.db) =>
+      db
+        .updateTable('customers')
+        .set({ phone: '1' })
+        .where('store_id', '=', storeId)
+        .where('email', '=', email)
+        .returning('id');
+    try {
+      await inTransaction(handle.db, async (tx) => {
+        const batch = new WriteBatch(tx);
+        batch.notifyAtCommit('batch_test', batch.add(touch('nobody@example.com')(tx)));
+        await recordEvent(batch, storeId, 'test.with_condition', {});
+        await batch.run();
+      });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(heard).toEqual([]);
+
+      await handle.db.insertInto('customers').values(customer('cy@example.com')).execute();
+      await inTransaction(handle.db, async (tx) => {
+        const batch = new WriteBatch(tx);
+        batch.notifyAtCommit('batch_test', batch.add(touch('nobody@example.com')(tx)));
+        batch.notifyAtCommit('batch_test', batch.add(touch('cy@example.com')(tx)));
+        await batch.run();
+      });
+      for (let i = 0; i < 50 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(heard).toEqual(['batch_test']);
+    } finally {
+      await listener.end();
+    }
+  });
+
   it('fails as a whole: one write breaking a constraint leaves none of the others behind', async () => {
     const first = customer('bo@example.com');
     const duplicate = { ...customer('bo@example.com'), id: first.id };

@@ -1,53 +1,33 @@
-import { sql } from 'kysely';
+import { type Compilable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { DevicePlatform, PushStatus } from './mobile.tables.js';
 
 /** The channel a committed push is announced on; the push worker LISTENs to it. */
 export const PUSH_CHANNEL = 'emporium_push';
 
-/** The customer's devices in the store, or none when the customer turned order updates off. */
-export async function devicesWantingOrderUpdates(
+/**
+ * One notification for each of the customer's devices in the store, none when the customer turned
+ * order updates off (no preferences row: on). Devices are read and notifications written by this
+ * one `INSERT … SELECT` (ids by `emporium_uuid_v7()`), so it can join an order's write batch; it
+ * returns a row per notification, which the caller's NOTIFY waits on.
+ */
+export function insertOrderPushes(
   db: Executor,
-  storeId: string,
-  customerId: string,
-): Promise<{ id: string }[]> {
-  const result = await sql<{ id: string }>`
-    SELECT d.id FROM customer_devices d
-    WHERE d.store_id = ${storeId} AND d.customer_id = ${customerId}
+  input: { storeId: string; customerId: string; title: string; body: string; data: Record<string, string> },
+): Compilable {
+  const query = sql`
+    INSERT INTO push_notifications (id, store_id, customer_id, device_id, title, body, data)
+    SELECT emporium_uuid_v7(), d.store_id, d.customer_id, d.id, ${input.title}::text, ${input.body}::text,
+      ${JSON.stringify(input.data)}::jsonb
+    FROM customer_devices d
+    WHERE d.store_id = ${input.storeId} AND d.customer_id = ${input.customerId}
       AND NOT EXISTS (
         SELECT 1 FROM notification_preferences p
         WHERE p.customer_id = d.customer_id AND p.store_id = d.store_id AND NOT p.order_updates
       )
-    ORDER BY d.created_at`.execute(db);
-  return result.rows;
-}
-
-/**
- * Queues one notification per device and, in the same statement, NOTIFYs the push channel: the
- * notification reaches the worker at commit, and never for a rolled-back transaction.
- */
-export async function insertPushes(
-  db: Executor,
-  input: {
-    storeId: string;
-    customerId: string;
-    ids: string[];
-    deviceIds: string[];
-    title: string;
-    body: string;
-    data: Record<string, string>;
-  },
-): Promise<void> {
-  if (input.ids.length === 0) return;
-  await sql`
-    WITH inserted AS (
-      INSERT INTO push_notifications (id, store_id, customer_id, device_id, title, body, data)
-      SELECT u.id, ${input.storeId}, ${input.customerId}, u.device_id, ${input.title}, ${input.body},
-        ${JSON.stringify(input.data)}::jsonb
-      FROM unnest(${sql.val(input.ids)}::uuid[], ${sql.val(input.deviceIds)}::uuid[]) AS u(id, device_id)
-      RETURNING 1
-    )
-    SELECT pg_notify(${PUSH_CHANNEL}, '') FROM (SELECT 1 FROM inserted LIMIT 1) AS any_inserted`.execute(db);
+    ORDER BY d.created_at
+    RETURNING 1`;
+  return { compile: () => query.compile(db) };
 }
 
 export interface ClaimedPush {

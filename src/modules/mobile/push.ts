@@ -1,5 +1,4 @@
-import type { Executor } from '../../platform/db/database.js';
-import { newId } from '../../platform/ids.js';
+import { WriteBatch, type Writer } from '../../platform/db/write-batch.js';
 import * as repo from './push.repository.js';
 
 export type OrderPushKind = 'paid' | 'fulfilled' | 'cancelled';
@@ -65,20 +64,19 @@ export function orderPushContent(
 
 /**
  * Queues an order-update push for each of the customer's devices in the store, inside the caller's
- * transaction, unless the customer turned order updates off (no preferences row: on). The push
- * worker is woken at commit; nothing is queued, and no one is woken, if the transaction rolls back.
- * Returns the number of notifications queued.
+ * transaction, unless the customer turned order updates off. The push worker is woken at commit, and
+ * only if something was queued; nothing is queued, and no one is woken, if the transaction rolls back.
+ * Given a WriteBatch (an order's writes), the push joins the batch's single statement.
  */
-export async function queueOrderPush(tx: Executor, input: OrderPushInput): Promise<number> {
-  const devices = await repo.devicesWantingOrderUpdates(tx, input.storeId, input.customerId);
-  if (devices.length === 0) return 0;
-  const content = orderPushContent(input);
-  await repo.insertPushes(tx, {
-    storeId: input.storeId,
-    customerId: input.customerId,
-    ids: devices.map(() => newId()),
-    deviceIds: devices.map((d) => d.id),
-    ...content,
-  });
-  return devices.length;
+export async function queueOrderPush(to: Writer, input: OrderPushInput): Promise<void> {
+  const batch = to instanceof WriteBatch ? to : new WriteBatch(to);
+  const write = batch.add(
+    repo.insertOrderPushes(batch.db, {
+      storeId: input.storeId,
+      customerId: input.customerId,
+      ...orderPushContent(input),
+    }),
+  );
+  batch.notifyAtCommit(repo.PUSH_CHANNEL, write);
+  if (batch !== to) await batch.run();
 }

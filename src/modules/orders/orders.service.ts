@@ -1,6 +1,6 @@
 import type { Db, Executor } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { WriteBatch } from '../../platform/db/write-batch.js';
+import { WriteBatch, type Writer } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
@@ -25,7 +25,7 @@ import { paymentStatusOf } from './totals.js';
 
 /** Tells the buyer's devices (push) about a paid, fulfilled or cancelled order, in the order's transaction. */
 export type BuyerNotifier = (
-  tx: Executor,
+  tx: Writer,
   input: {
     storeId: string;
     customerId: string;
@@ -75,7 +75,7 @@ export function createOrdersService(deps: OrdersDeps) {
   const { db, customers, inventory } = deps;
 
   async function notify(
-    tx: Executor,
+    tx: Writer,
     order: repo.OrderRow,
     kind: 'paid' | 'fulfilled' | 'cancelled',
     tracking?: { carrier?: string | null; tracking_number?: string | null; tracking_url?: string | null },
@@ -204,7 +204,7 @@ export function createOrdersService(deps: OrdersDeps) {
       created_at: now,
       updated_at: now,
     };
-    // The order, its lines, the buyer's totals and the events go to PostgreSQL as one statement.
+    // The order, its lines, the buyer's totals, the events and the buyer's pushes: one statement.
     const writes = new WriteBatch(tx);
     await repo.insertOrder(writes, {
       ...order,
@@ -226,9 +226,11 @@ export function createOrdersService(deps: OrdersDeps) {
     await repo.insertLineItems(writes, lineRows);
     await customers.addOrderStats(writes, storeId, buyer.id, { orders: 1, spent: amountPaid });
     await recordOrderCreated(writes, order, lineRows);
-    if (paid) await recordOrderPaid(writes, order, lineRows);
+    if (paid) {
+      await recordOrderPaid(writes, order, lineRows);
+      await notify(writes, order, 'paid');
+    }
     await writes.run();
-    if (paid) await notify(tx, order, 'paid');
     return { order, lines: lineRows, fulfillments: [] };
   }
 

@@ -15,12 +15,14 @@ import type { Database } from './schema.js';
 export class WriteBatch {
   private readonly writes: CompiledQuery[] = [];
   private readonly rows = new Map<keyof Database, unknown[]>();
-  private readonly channels = new Set<string>();
+  /** Channel → always, or only when one of these writes (with RETURNING) produced a row. */
+  private readonly channels = new Map<string, 'always' | number[]>();
 
   constructor(readonly db: Executor) {}
 
-  add(query: Compilable): void {
-    this.writes.push(query.compile());
+  /** Adds a write; returns its place in the batch (for notifyAtCommit's `ifRowsFrom`). */
+  add(query: Compilable): number {
+    return this.writes.push(query.compile()) - 1;
   }
 
   /**
@@ -33,9 +35,15 @@ export class WriteBatch {
     else this.rows.set(table, [row]);
   }
 
-  /** NOTIFY `channel` with the batch: PostgreSQL delivers it at commit, never on rollback. */
-  notifyAtCommit(channel: string): void {
-    this.channels.add(channel);
+  /**
+   * NOTIFY `channel` with the batch: PostgreSQL delivers it at commit, never on rollback. With
+   * `ifRowsFrom`, only when that write (which must have RETURNING) wrote a row.
+   */
+  notifyAtCommit(channel: string, ifRowsFrom?: number): void {
+    const seen = this.channels.get(channel);
+    if (seen === 'always') return;
+    if (ifRowsFrom === undefined) this.channels.set(channel, 'always');
+    else this.channels.set(channel, [...(seen ?? []), ifRowsFrom]);
   }
 
   get size(): number {
@@ -68,9 +76,12 @@ export class WriteBatch {
       const text = write.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
       return `w${index} AS (${text})`;
     });
-    const notifies = channels.map((channel) => {
+    const notifies = channels.map(([channel, when]) => {
       parameters.push(channel);
-      return `pg_notify($${parameters.length}, '')`;
+      const notify = `pg_notify($${parameters.length}, '')`;
+      if (when === 'always') return notify;
+      const rows = when.map((index) => `SELECT 1 FROM w${index}`).join(' UNION ALL ');
+      return `(SELECT ${notify} FROM (${rows} LIMIT 1) AS written)`;
     });
     const select = notifies.length ? notifies.join(', ') : '1';
     await this.db.executeQuery(CompiledQuery.raw(`WITH ${ctes.join(', ')} SELECT ${select}`, parameters));
