@@ -3,7 +3,8 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY . .
-# npm ci also builds the dashboard (the `prepare` script); dev tools are dropped afterwards.
+# npm ci also compiles the server into dist/ and builds the dashboard (the `prepare` script); dev
+# tools are dropped afterwards.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
@@ -13,5 +14,5 @@ COPY --from=build /app /app
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENTRYPOINT ["node", "--import", "tsx", "src/cli.ts"]
+ENTRYPOINT ["node", "dist/cli.js"]
 CMD ["serve", "--no-worker"]

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { type DatabaseHandle, openDatabase } from './platform/db/database.js';
@@ -63,6 +62,8 @@ export async function openRuntime(
 
   let rateLimitStore: RateLimitStore = new MemoryRateLimitStore();
   if (config.redisUrl) {
+    // Loaded only when configured: a single-process install never holds the Redis client.
+    const { Redis } = await import('ioredis');
     const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
     redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
     rateLimitStore = new RedisRateLimitStore(redis, (error) =>

@@ -13,6 +13,7 @@ import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/schema.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
+import { currencyDecimals, toDecimalNumber } from '../../src/platform/money.js';
 import { sampleCustomer } from '../../src/seed/sample-data.js';
 import { cleanUp } from '../lib/cleanup.js';
 import { createFreshDatabase, openBenchServer } from '../lib/database.js';
@@ -89,6 +90,9 @@ interface CustomerRecord {
   first_name: string | null;
   last_name: string | null;
   phone: string | null;
+  orders_count: number;
+  total_spent: number;
+  addresses: unknown[];
   created_at: Date;
   updated_at: Date;
 }
@@ -97,7 +101,13 @@ interface CustomerRecord {
  * The floor: bare Fastify (no schemas, hooks or plugins) and a pg Pool, running the repository's two
  * queries in parallel for a fixed store and building the same envelope by hand. No authentication.
  */
-async function buildBaseline(pool: pg.Pool, storeId: string, sql: { pageSql: string; countSql: string }) {
+async function buildBaseline(
+  pool: pg.Pool,
+  store: { id: string; currency: string },
+  sql: { pageSql: string; countSql: string },
+) {
+  const storeId = store.id;
+  const decimals = currencyDecimals(store.currency);
   const server = Fastify();
   server.get('/api/v1/customers', async (request) => {
     const query = request.query as { page?: string; limit?: string };
@@ -116,6 +126,9 @@ async function buildBaseline(pool: pg.Pool, storeId: string, sql: { pageSql: str
         first_name: r.first_name,
         last_name: r.last_name,
         phone: r.phone,
+        orders_count: r.orders_count,
+        total_spent: toDecimalNumber(r.total_spent, decimals),
+        addresses: r.addresses,
         created_at: r.created_at.toISOString(),
         updated_at: r.updated_at.toISOString(),
       })),
@@ -235,7 +248,7 @@ export const scenario: Scenario = {
 
       const baselinePool = new pg.Pool({ connectionString: fresh.url, max: POOL_SIZE });
       onExit('baseline pool', () => baselinePool.end());
-      const baseline = await buildBaseline(baselinePool, store.id, sql);
+      const baseline = await buildBaseline(baselinePool, store, sql);
       onExit('baseline server', () => baseline.close());
       const oursUrl = await listenOnFreePort(app.server);
       const baselineUrl = await listenOnFreePort(baseline);

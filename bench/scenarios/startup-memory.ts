@@ -18,7 +18,8 @@ import {
 import { metric, type Scenario } from '../lib/scenario.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = path.join(root, 'node_modules/.bin/tsx');
+/** What `npm start` runs: the server compiled by `npm ci` (the `prepare` script) or `npm run build`. */
+const MAIN = path.join(root, 'dist/main.js');
 /** How long after "ready" the idle memory is read. */
 const SETTLE_MS = 5_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -105,10 +106,10 @@ function describe(pid: number): string {
   }
 }
 
-/** One `tsx src/main.ts` start on dataDir: time to /readyz 200, memory SETTLE_MS later, clean stop. */
+/** One `npm start` (node dist/main.js) on dataDir: time to /readyz 200, memory SETTLE_MS later, clean stop. */
 async function runServer(dataDir: string, label: string): Promise<ServerRun> {
   const port = await freePort();
-  const started = await spawnUntilReady(TSX, ['src/main.ts'], {
+  const started = await spawnUntilReady(process.execPath, [MAIN], {
     port,
     readyPath: '/readyz',
     env: serverEnv(dataDir, port),
@@ -191,9 +192,10 @@ async function barePostgres(dataDir: string) {
 
 export const scenario: Scenario = {
   name: 'startup-memory',
-  description: '`tsx src/main.ts` with an embedded cluster: time to /readyz 200 and idle RSS',
+  description: '`npm start` (node dist/main.js) with an embedded cluster: time to /readyz 200 and idle RSS',
 
   async run(log) {
+    if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npm run build\` (npm ci builds it)`);
     const loadAverage = os.loadavg()[0] ?? 0;
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-start-'));
     // As root the embedded cluster runs as `postgres`, which must be able to enter the directory.
@@ -223,7 +225,7 @@ export const scenario: Scenario = {
       const split = (r: ServerRun) =>
         r.loadMs === undefined
           ? 'no startupMs in the log'
-          : `${Math.round(r.loadMs)} ms launching node + tsx and loading modules, ${Math.round(r.readyMs - r.loadMs)} ms in serve() (cluster, migrations, app, listen)`;
+          : `${Math.round(r.loadMs)} ms launching node and loading modules, ${Math.round(r.readyMs - r.loadMs)} ms in serve() (cluster, migrations, app, listen)`;
       const total = (r: ServerRun) => mb(r.node.rssKb + r.postgres.rssKb);
       const totalPss = (r: ServerRun) => mb(r.node.pssKb + r.postgres.pssKb);
       const bareTotal = mb(node.memory.rssKb + postgres.memory.rssKb);
@@ -238,7 +240,7 @@ export const scenario: Scenario = {
           `start-up split, existing DATA_DIR: ${split(again)}`,
           `start-up split, empty DATA_DIR: ${split(first)}`,
           `node tree, existing DATA_DIR: ${again.nodeBreakdown}`,
-          `memory read ${SETTLE_MS / 1000} s after ready from /proc: node tree = tsx launcher + server (postgres excluded); postgres = postmaster + children`,
+          `memory read ${SETTLE_MS / 1000} s after ready from /proc: node tree = the server (postgres excluded); postgres = postmaster + children`,
           'RSS sums count shared pages once per process (PostgreSQL shared buffers, libraries); the PSS figures divide them among sharers:',
           `  PSS existing start: node ${mb(again.node.pssKb).toFixed(1)} MB + postgres ${mb(again.postgres.pssKb).toFixed(1)} MB = ${totalPss(again).toFixed(1)} MB; first start ${totalPss(first).toFixed(1)} MB`,
           `  PSS baselines: node ${mb(node.memory.pssKb).toFixed(1)} MB, postgres ${mb(postgres.memory.pssKb).toFixed(1)} MB`,

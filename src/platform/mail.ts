@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 
 /**
@@ -90,35 +90,43 @@ function logMailer({ from, logger, production = false }: MailerOptions): Mailer 
 function smtpMailer({ from, logger, timeoutMs = 10_000 }: MailerOptions, smtpUrl: string): Mailer {
   const server = redactSmtpUrl(smtpUrl);
   const scrub = secretScrubber(smtpUrl);
-  const transport = nodemailer.createTransport({
-    pool: true,
-    url: smtpUrl,
-    maxConnections: 3,
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-    // a server that keeps dropping the connection fails the message instead of retrying it for long
-    maxRequeues: 1,
-    logger: false,
-    disableFileAccess: true,
-    disableUrlAccess: true,
-  });
-  transport.on('error', (error: Error) => {
-    logger.warn({ smtp: server, error: scrub(error.message) }, 'SMTP transport error');
-  });
+  // nodemailer is loaded on the first e-mail: a server that sends none (most starts) never holds it.
+  let transport: Promise<Transporter> | undefined;
+  const transportOf = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) => {
+      const created = nodemailer.createTransport({
+        pool: true,
+        url: smtpUrl,
+        maxConnections: 3,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+        // a server that keeps dropping the connection fails the message instead of retrying it for long
+        maxRequeues: 1,
+        logger: false,
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      });
+      created.on('error', (error: Error) => {
+        logger.warn({ smtp: server, error: scrub(error.message) }, 'SMTP transport error');
+      });
+      return created;
+    }));
   const inFlight = new Set<Promise<unknown>>();
   let closed = false;
 
   return {
     async send(message) {
       if (closed) throw new MailError('the mailer is closed', 'ECLOSED', undefined);
-      const sending = transport.sendMail({
-        from,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        ...(message.html === undefined ? {} : { html: message.html }),
-      });
+      const sending = transportOf().then((t) =>
+        t.sendMail({
+          from,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          ...(message.html === undefined ? {} : { html: message.html }),
+        }),
+      );
       inFlight.add(sending);
       try {
         const info = await sending;
@@ -138,7 +146,7 @@ function smtpMailer({ from, logger, timeoutMs = 10_000 }: MailerOptions, smtpUrl
     async close() {
       closed = true;
       await Promise.allSettled([...inFlight]);
-      transport.close();
+      if (transport) (await transport).close();
     },
   };
 }
