@@ -14,3 +14,12 @@ export async function cleanUp(
     }
   }
 }
+
+/** Clean-up steps, newest first (`onExit` as each resource is made): each released even when a later step failed. */
+export function cleanUpStack() {
+  const release: Array<[label: string, step: () => Promise<unknown>]> = [];
+  const onExit = (label: string, step: () => Promise<unknown>) => {
+    release.unshift([label, step]);
+  };
+  return { release, onExit };
+}

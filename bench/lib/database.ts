@@ -103,3 +103,32 @@ export async function persistentDatabase(adminUrl: string, name: string, rebuild
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+type OnExit = (label: string, step: () => Promise<unknown>) => void;
+
+/** The bench server (see openBenchServer), named in the log and the notes, closed by `onExit`. */
+export async function benchServerFor(
+  log: (line: string) => void,
+  notes: string[],
+  onExit: OnExit,
+  noteSuffix = '',
+): Promise<BenchServer> {
+  const target = await openBenchServer();
+  onExit('database server', () => target.close());
+  log(`database: ${target.source} → ${target.display}`);
+  notes.push(`database: ${target.source} (${target.display})${noteSuffix}`);
+  return target;
+}
+
+/** A fresh database on the bench server, both released by `onExit`. */
+export async function freshBenchDatabase(
+  log: (line: string) => void,
+  notes: string[],
+  onExit: OnExit,
+  noteSuffix = '',
+): Promise<FreshDatabase> {
+  const target = await benchServerFor(log, notes, onExit, noteSuffix);
+  const fresh = await createFreshDatabase(target.adminUrl);
+  onExit('database', () => fresh.drop());
+  return fresh;
+}

@@ -11,8 +11,8 @@ import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { currencyDecimals, toDecimalNumber } from '../../src/platform/money.js';
-import { cleanUp } from '../lib/cleanup.js';
-import { openBenchServer, persistentDatabase } from '../lib/database.js';
+import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
+import { benchServerFor, persistentDatabase } from '../lib/database.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
 import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
 import { envNumber, median, medianLoad } from '../lib/rounds.js';
@@ -276,14 +276,10 @@ export const scenario: Scenario = {
     const connections = envNumber('BENCH_CONNECTIONS', 10);
     const rounds = Math.round(envNumber('BENCH_ROUNDS', 1));
     const notes: string[] = [];
-    const release: Array<[string, () => Promise<unknown>]> = [];
-    const onExit = (label: string, step: () => Promise<unknown>) => release.unshift([label, step]);
+    const { release, onExit } = cleanUpStack();
 
     try {
-      const target = await openBenchServer();
-      onExit('database server', () => target.close());
-      log(`database: ${target.source} → ${target.display}`);
-      notes.push(`database: ${target.source} (${target.display}), database ${DATABASE} kept between runs`);
+      const target = await benchServerFor(log, notes, onExit, `, database ${DATABASE} kept between runs`);
 
       let url = await persistentDatabase(target.adminUrl, DATABASE, false);
       let database = openDatabase(url, { max: POOL_SIZE });

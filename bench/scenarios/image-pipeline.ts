@@ -15,7 +15,7 @@ import {
   rehostImages,
 } from '../../src/modules/media/index.js';
 import { createSafeFetch } from '../../src/platform/net/safe-fetch.js';
-import { cleanUp } from '../lib/cleanup.js';
+import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { envNumber, mean, median, roundOrder } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
 
@@ -116,8 +116,7 @@ export const scenario: Scenario = {
     const images = Math.round(envNumber('BENCH_IMAGES', 30));
     const rounds = Math.round(envNumber('BENCH_ROUNDS', 1));
     const notes: string[] = [];
-    const release: Array<[string, () => Promise<unknown>]> = [];
-    const onExit = (label: string, step: () => Promise<unknown>) => release.unshift([label, step]);
+    const { release, onExit } = cleanUpStack();
 
     try {
       const generated = performance.now();

@@ -15,8 +15,8 @@ import type { Database } from '../../src/platform/db/schema.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { currencyDecimals, toDecimalNumber } from '../../src/platform/money.js';
 import { seedStore } from '../../src/seed/seed.js';
-import { cleanUp } from '../lib/cleanup.js';
-import { openBenchServer, persistentDatabase } from '../lib/database.js';
+import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
+import { benchServerFor, persistentDatabase } from '../lib/database.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
 import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
 import { envNumber, medianLoad, roundOrder } from '../lib/rounds.js';
@@ -202,15 +202,10 @@ export const scenario: Scenario = {
     const connections = envNumber('BENCH_CONNECTIONS', 10);
     const rounds = Math.round(envNumber('BENCH_ROUNDS', 1));
     const notes: string[] = [];
-    /** Clean-up steps, newest first: each resource is released even when a later step failed. */
-    const release: Array<[string, () => Promise<unknown>]> = [];
-    const onExit = (label: string, step: () => Promise<unknown>) => release.unshift([label, step]);
+    const { release, onExit } = cleanUpStack();
 
     try {
-      const target = await openBenchServer();
-      onExit('database server', () => target.close());
-      log(`database: ${target.source} → ${target.display}`);
-      notes.push(`database: ${target.source} (${target.display})`);
+      const target = await benchServerFor(log, notes, onExit);
 
       let url = await persistentDatabase(target.adminUrl, DATABASE, false);
       let handle = openDatabase(url, { max: POOL_SIZE });

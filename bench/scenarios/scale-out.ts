@@ -12,9 +12,9 @@ import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { seedStore } from '../../src/seed/seed.js';
 import { type ApiProcess, startApiProcess } from '../lib/api-process.js';
 import { insertCatalogue } from '../lib/catalogue.js';
-import { cleanUp } from '../lib/cleanup.js';
+import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { busyShare, cpuSecondsOf, machineCpu } from '../lib/cpu-time.js';
-import { createFreshDatabase, openBenchServer } from '../lib/database.js';
+import { freshBenchDatabase } from '../lib/database.js';
 import { getJson } from '../lib/http.js';
 import { type LoadResult, runLoad } from '../lib/load.js';
 import { envNumber, median } from '../lib/rounds.js';
@@ -219,17 +219,10 @@ export const scenario: Scenario = {
     if (connections < 2)
       throw new Error('BENCH_CONNECTIONS must be at least 2: the connections are split over 2 processes');
     const notes: string[] = [];
-    /** Clean-up steps, newest first: each resource is released even when a later step failed. */
-    const release: Array<[string, () => Promise<unknown>]> = [];
-    const onExit = (label: string, step: () => Promise<unknown>) => release.unshift([label, step]);
+    const { release, onExit } = cleanUpStack();
 
     try {
-      const target = await openBenchServer();
-      onExit('database server', () => target.close());
-      log(`database: ${target.source} → ${target.display}`);
-      notes.push(`database: ${target.source} (${target.display}), a fresh database dropped at the end`);
-      const fresh = await createFreshDatabase(target.adminUrl);
-      onExit('database', () => fresh.drop());
+      const fresh = await freshBenchDatabase(log, notes, onExit, ', a fresh database dropped at the end');
       const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-scale-'));
       onExit('temporary DATA_DIRs', async () => fs.rmSync(tmp, { recursive: true, force: true }));
       const dataDir = (name: string) => {

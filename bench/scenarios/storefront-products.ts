@@ -15,8 +15,8 @@ import type { Database } from '../../src/platform/db/schema.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { currencyDecimals, toDecimalString } from '../../src/platform/money.js';
 import { CATALOGUE_BATCH, insertCatalogue } from '../lib/catalogue.js';
-import { cleanUp } from '../lib/cleanup.js';
-import { createFreshDatabase, openBenchServer } from '../lib/database.js';
+import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
+import { freshBenchDatabase } from '../lib/database.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
 import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
 import { envNumber, medianLoad, roundOrder } from '../lib/rounds.js';
@@ -210,17 +210,10 @@ export const scenario: Scenario = {
     const rounds = Math.round(envNumber('BENCH_ROUNDS', 1));
     const connections = CONNECTIONS;
     const notes: string[] = [];
-    /** Clean-up steps, newest first: each resource is released even when a later step failed. */
-    const release: Array<[string, () => Promise<unknown>]> = [];
-    const onExit = (label: string, step: () => Promise<unknown>) => release.unshift([label, step]);
+    const { release, onExit } = cleanUpStack();
 
     try {
-      const target = await openBenchServer();
-      onExit('database server', () => target.close());
-      log(`database: ${target.source} → ${target.display}`);
-      notes.push(`database: ${target.source} (${target.display})`);
-      const fresh = await createFreshDatabase(target.adminUrl);
-      onExit('database', () => fresh.drop());
+      const fresh = await freshBenchDatabase(log, notes, onExit);
       const handle = openDatabase(fresh.url, { max: POOL_SIZE });
       onExit('app pool', () => handle.close());
       await migrateToLatest(handle.db);

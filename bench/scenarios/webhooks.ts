@@ -16,8 +16,8 @@ import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { newId } from '../../src/platform/ids.js';
 import { recordEvent } from '../../src/platform/outbox.js';
 import { sampleEventData } from '../lib/bare-webhook-sender.js';
-import { cleanUp } from '../lib/cleanup.js';
-import { createFreshDatabase, openBenchServer } from '../lib/database.js';
+import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
+import { freshBenchDatabase } from '../lib/database.js';
 import { forceStopTree } from '../lib/proc.js';
 import { envNumber } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
@@ -270,17 +270,11 @@ export const scenario: Scenario = {
     const rate = envNumber('BENCH_WEBHOOK_RATE', 200);
     const latencySec = envNumber('BENCH_DURATION', 10);
     const notes: string[] = [];
-    const release: Array<[string, () => Promise<unknown>]> = [];
-    const onExit = (label: string, step: () => Promise<unknown>) => release.unshift([label, step]);
+    const { release, onExit } = cleanUpStack();
     const workersRunning = new Set<WorkerRun>();
 
     try {
-      const target = await openBenchServer();
-      onExit('database server', () => target.close());
-      log(`database: ${target.source} → ${target.display}`);
-      notes.push(`database: ${target.source} (${target.display})`);
-      const fresh = await createFreshDatabase(target.adminUrl);
-      onExit('database', () => fresh.drop());
+      const fresh = await freshBenchDatabase(log, notes, onExit);
       const handle = openDatabase(fresh.url, { max: 8 });
       onExit('bench pool', () => handle.close());
       await migrateToLatest(handle.db);
