@@ -1,13 +1,13 @@
 # Emporium: one image for the API processes (`serve --no-worker`) and the workers (`worker`).
 # External PostgreSQL (DATABASE_URL) is expected in containers; the embedded cluster is for laptops.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 # npm ci also compiles the server into dist/ and builds the dashboard (the `prepare` script); dev
 # tools are dropped afterwards.
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 WORKDIR /app
 COPY --from=build /app /app

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// `emporium` on the PATH (npm link / npx): the compiled server in dist/ (built by `npm ci`), or the
-// TypeScript sources through tsx when dist/ has not been built.
+// `emporium` (npm run emporium, npm link, npx, the Docker image): the compiled CLI in dist/, which
+// `npm install` / `npm ci` build. The TypeScript sources need the dev tools (`npm run dev`).
 import fs from 'node:fs';
 
 const compiled = new URL('../dist/cli.js', import.meta.url);
-if (fs.existsSync(compiled)) {
-  await import(compiled.href);
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('../src/cli.ts');
+if (!fs.existsSync(compiled)) {
+  process.stderr.write(
+    'emporium: the server is not compiled (dist/cli.js is missing): run `npm install` (with dev dependencies) or `npm run build`\n',
+  );
+  process.exit(1);
 }
+await import(compiled.href);

@@ -6,14 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Helpers for process-level tests: real `emporium` processes, launched as `npm start` and
- * `npm run emporium` launch them (`node --import tsx src/…`), on a temporary
+ * Helpers for process-level tests: real `emporium` processes, launched as `npm run dev` launches
+ * the sources (`node --import tsx src/…`; test/unit/packaging.test.ts checks the compiled CLI that
+ * `npm start` and `npm run emporium` run agrees with them), on a temporary
  * DATA_DIR, exactly as a user runs them. Every process started here is tracked, so `killLeftovers`
  * can end whatever a failed test left behind (including the embedded cluster of a DATA_DIR).
  */
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
-/** As package.json's `start` and `emporium` scripts: one Node process, TypeScript through tsx. */
+/** As package.json's `dev` script: one Node process, TypeScript through tsx. */
 const LAUNCH = ['--import', 'tsx'];
 
 /** Variables of the surrounding shell that would change what the spawned process does. */

@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * What a production install holds: `npm ci --omit=dev` (the Docker image) keeps only
+ * `dependencies`, and `npm start` / `npm run emporium` run the compiled dist/ with plain Node.
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  bin: Record<string, string>;
+};
+const run = promisify(execFile);
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.ts$/.test(entry.name) && !/\.test\.ts$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+}
+
+describe('packaging', () => {
+  it('every package the server imports at run time is a production dependency', () => {
+    const missing = new Set<string>();
+    for (const file of sourceFiles(path.join(ROOT, 'src'))) {
+      const text = fs.readFileSync(file, 'utf8');
+      // Static imports (type-only ones are erased by the compiler) and dynamic import('…').
+      const specifiers = [
+        ...text.matchAll(/^import (?!type )[^;]*? from '([^']+)'/gms),
+        ...text.matchAll(/import\('([^']+)'\)/g),
+      ].map((match) => match[1] ?? '');
+      for (const specifier of specifiers) {
+        if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;
+        if (builtinModules.includes(specifier)) continue;
+        const name = packageOf(specifier);
+        if (!pkg.dependencies[name]) missing.add(`${name} (${path.relative(ROOT, file)})`);
+      }
+    }
+    expect([...missing]).toEqual([]);
+  });
+
+  it('build and development tools are not production dependencies', () => {
+    for (const tool of ['tsx', 'typescript', 'vite', '@vitejs/plugin-react', 'vitest', '@biomejs/biome']) {
+      expect(pkg.dependencies[tool], tool).toBeUndefined();
+      expect(pkg.devDependencies[tool], tool).toBeDefined();
+    }
+  });
+
+  it('npm start and npm run emporium run the compiled server with plain Node', () => {
+    expect(pkg.scripts.start).toBe('node dist/main.js');
+    expect(pkg.scripts.emporium).toBe('node bin/emporium.js');
+    expect(pkg.bin.emporium).toBe('./bin/emporium.js');
+    const launcher = fs.readFileSync(path.join(ROOT, 'bin/emporium.js'), 'utf8');
+    expect(launcher).toContain("'../dist/cli.js'");
+    expect(launcher).not.toMatch(/tsx/);
+  });
+
+  it('the compiled CLI (npm run emporium) prints the same OpenAPI document as the sources', async () => {
+    const options = { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NODE_OPTIONS: '' } };
+    const [compiled, sources] = await Promise.all([
+      run(process.execPath, ['bin/emporium.js', 'openapi'], options),
+      run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'openapi'], options),
+    ]);
+    // A difference means dist/ is older than the sources: `npm run build` (npm ci does it).
+    expect(JSON.parse(compiled.stdout)).toEqual(JSON.parse(sources.stdout));
+  }, 30_000);
+});
