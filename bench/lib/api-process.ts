@@ -44,11 +44,16 @@ export interface ApiProcessOptions {
   dataDir: string;
   /** Extra environment, e.g. RATE_LIMIT_PER_MINUTE or LOG_LEVEL. */
   env?: Record<string, string>;
+  /**
+   * `sources` (default): the TypeScript through tsx, for throughput; `compiled`: dist/cli.js as
+   * `npm start` runs it, for memory (tsx itself holds tens of MB).
+   */
+  launch?: 'sources' | 'compiled';
 }
 
 /**
- * Spawns `node --import tsx src/cli.ts serve --no-worker` (as `npm run emporium` launches it: one
- * Node process) on a free port and resolves once its /readyz answers 200.
+ * Spawns `emporium serve --no-worker` (one Node process: the sources through tsx, or the compiled
+ * dist/) on a free port and resolves once its /readyz answers 200.
  */
 export async function startApiProcess(options: ApiProcessOptions): Promise<ApiProcess> {
   const port = await freePort();
@@ -65,11 +70,15 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<ApiPr
   });
   const logFile = path.join(options.dataDir, 'server.log');
   const out = fs.openSync(logFile, 'a');
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli.ts', 'serve', '--no-worker'],
-    { cwd: root, env, stdio: ['ignore', out, out] },
-  );
+  const compiled = options.launch === 'compiled';
+  // As `npm start` and the image run it: glibc's malloc limited to two arenas (docs/decisions.md).
+  if (compiled) env.MALLOC_ARENA_MAX ??= '2';
+  const entry = compiled ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
+  const child: ChildProcess = spawn(process.execPath, [...entry, 'serve', '--no-worker'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', out, out],
+  });
   fs.closeSync(out);
   let exit: string | undefined;
   const exited = new Promise<number | string | null>((resolve) =>

@@ -18,7 +18,15 @@ import {
 import { startS3Server, type TestS3Server } from '../../../test/helpers/s3-server.js';
 import { createSafeFetch, type SafeFetch } from '../../platform/net/safe-fetch.js';
 import { classifyAddress } from '../../platform/net/ssrf-guard.js';
-import { MediaError, type MediaErrorReason, type RehostDeps, rehostImages } from './media.pipeline.js';
+import {
+  DECODES_AT_ONCE,
+  IMAGES_IN_FLIGHT,
+  imagePipelineLoad,
+  MediaError,
+  type MediaErrorReason,
+  type RehostDeps,
+  rehostImages,
+} from './media.pipeline.js';
 import { createMediaStorage, type MediaStorage } from './media.storage.js';
 
 const PUBLIC_URL = 'https://shop.example';
@@ -165,6 +173,35 @@ describe('rehostImages', () => {
       deps(),
     );
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('holds at most IMAGES_IN_FLIGHT images and DECODES_AT_ONCE decodes per process, across calls', async () => {
+    const most = { images: 0, decodes: 0, queued: 0 };
+    const sample = setInterval(() => {
+      const load = imagePipelineLoad();
+      most.images = Math.max(most.images, load.images.active);
+      most.decodes = Math.max(most.decodes, load.decodes.active);
+      most.queued = Math.max(most.queued, load.images.waiting);
+    }, 2);
+    try {
+      const burst = [1, 2, 3].map((call) =>
+        rehostImages(
+          [1, 2, 3, 4, 5, 6].map((n) => `${host.url('/slow-ok.png')}?call=${call}&n=${n}`),
+          deps(),
+        ),
+      );
+      const results = await Promise.all(burst);
+      expect(results.flatMap((r) => r.images)).toHaveLength(18);
+    } finally {
+      clearInterval(sample);
+    }
+    expect(most.images).toBe(IMAGES_IN_FLIGHT);
+    expect(most.decodes).toBeLessThanOrEqual(DECODES_AT_ONCE);
+    expect(most.queued).toBeGreaterThan(0);
+    expect(imagePipelineLoad()).toEqual({
+      images: { active: 0, waiting: 0 },
+      decodes: { active: 0, waiting: 0 },
+    });
   });
 
   it('returns an empty list for no URLs', async () => {

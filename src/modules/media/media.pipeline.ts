@@ -7,6 +7,7 @@ import {
   type OutboundErrorReason,
   type SafeFetch,
 } from '../../platform/net/safe-fetch.js';
+import { Semaphore } from '../../platform/semaphore.js';
 import type { MediaStorage } from './media.storage.js';
 
 /**
@@ -16,9 +17,32 @@ import type { MediaStorage } from './media.storage.js';
  */
 
 /** Response content types accepted as images. SVG is not: it is a document, not a raster. */
-/** sharp (libvips) is loaded when the first image is converted, not at start-up. */
-async function loadSharp() {
-  return (await import('sharp')).default;
+/**
+ * sharp (libvips) is loaded when the first image is converted, not at start-up. Its operation cache
+ * is off: re-hosted images are never converted twice, and the cache would keep decoded pixels.
+ */
+let sharpModule: Promise<typeof import('sharp')['default']> | undefined;
+function loadSharp() {
+  sharpModule ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    return sharp;
+  });
+  return sharpModule;
+}
+
+/**
+ * Per process, whatever the number of requests: images held in memory at once (each download is at
+ * most 20 MiB), and of those, images being decoded by libvips at once (a 100-megapixel decode holds
+ * hundreds of MiB). Bursts queue instead of growing the process; see docs/decisions.md.
+ */
+export const IMAGES_IN_FLIGHT = 4;
+export const DECODES_AT_ONCE = 2;
+const imageSlots = new Semaphore(IMAGES_IN_FLIGHT);
+const decodeSlots = new Semaphore(DECODES_AT_ONCE);
+
+/** How busy the process-wide bounds are: images held and decodes, each as running and waiting. */
+export function imagePipelineLoad() {
+  return { images: imageSlots.load, decodes: decodeSlots.load };
 }
 
 export const IMAGE_CONTENT_TYPES: ReadonlySet<string> = new Set([
@@ -118,10 +142,18 @@ function downloadError(url: string, error: OutboundError): MediaError {
 }
 
 /** Decodes, auto-orients, bounds and re-encodes one image as WebP. */
-export async function convertToWebp(
+export function convertToWebp(
   url: string,
   input: Buffer,
   options: { maxDimension?: number; maxInputPixels?: number; quality?: number } = {},
+): Promise<{ data: Buffer; width: number; height: number }> {
+  return decodeSlots.run(() => decodeAndEncode(url, input, options));
+}
+
+async function decodeAndEncode(
+  url: string,
+  input: Buffer,
+  options: { maxDimension?: number; maxInputPixels?: number; quality?: number },
 ): Promise<{ data: Buffer; width: number; height: number }> {
   const source = displayUrl(url);
   const sharpOptions = {
@@ -225,7 +257,7 @@ export async function rehostImages(urls: string[], deps: RehostDeps): Promise<Re
   await runLimited(unique, deps.concurrency ?? 8, async (url) => {
     if (failed) return;
     try {
-      await rehostOne(url);
+      await imageSlots.run(() => (failed ? Promise.resolve() : rehostOne(url)));
     } catch (error) {
       if (failed) return; // a consequence of the abort below, not a failure of its own
       failed = true;
