@@ -143,6 +143,28 @@ describe('one-time-code login', () => {
     expect(codes[30]).toBe(429);
   });
 
+  it('a burst of 30 simultaneous requests for one e-mail from three addresses mails at most 5 codes', async () => {
+    const email = `burst.${Date.now()}@example.com`;
+    const before = smtp.messages.length;
+    const ips = [nextIp(), nextIp(), nextIp()];
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post(`/api/storefront/${slug}/auth/request-code`, { email }, {}, ips[i % 3]).then((r) => r.statusCode),
+      ),
+    );
+    expect(statuses.filter((s) => s === 202)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+    const stored = await app.database.db
+      .selectFrom('customer_login_codes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(5);
+    await expect
+      .poll(() => smtp.messages.slice(before).filter((m) => (m.to ?? '').includes(email)).length)
+      .toBe(5);
+  });
+
   it('refuses malformed bodies with 400 and an unknown store with 404', async () => {
     for (const body of [{}, { email: 'nope' }, { email: 'a@b.co', extra: 1 }]) {
       expect((await post(`/api/storefront/${slug}/auth/request-code`, body)).statusCode).toBe(400);

@@ -1,11 +1,21 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Tx } from '../../platform/db/database.js';
 
 export async function insertCode(
   db: Executor,
   row: { id: string; store_id: string; email: string; code_hash: Buffer; expires_at: Date },
 ) {
   await db.insertInto('customer_login_codes').values(row).execute();
+}
+
+/**
+ * Serialises the code requests of one e-mail of one store until the caller's transaction ends, so
+ * counting the recent codes and inserting a new one is one step (no burst passes the limit).
+ */
+export async function lockCodeRequests(tx: Tx, storeId: string, email: string) {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`login-code:${storeId}:${email}`}, 0))`.execute(
+    tx,
+  );
 }
 
 /** Codes requested for this e-mail since `since` (the per-e-mail request limit). */

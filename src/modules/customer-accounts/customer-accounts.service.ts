@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, rateLimited, unauthorized } from '../../platform/http/errors.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit.js';
 import { newId } from '../../platform/ids.js';
@@ -48,7 +49,7 @@ function loginMail(store: StoreRow, code: string) {
 /**
  * E-mail one-time-code login and customer sessions. Codes: 6 digits, 10 minutes, stored as an HMAC
  * under APP_SECRET, 5 wrong tries; requests limited per e-mail (in the database, so every process
- * agrees) and per client IP (the shared rate-limit store). The answers never tell whether an
+ * agrees; counted and inserted under a per-e-mail lock, so a burst cannot pass it) and per client IP (the shared rate-limit store). The answers never tell whether an
  * e-mail is known.
  */
 export function createCustomerAccountsService(deps: CustomerAccountsDeps) {
@@ -65,24 +66,25 @@ export function createCustomerAccountsService(deps: CustomerAccountsDeps) {
     async requestCode(store: StoreRow, rawEmail: string, ip: string) {
       const email = normalise(rawEmail);
       await limitIp('request', ip, LIMITS.requestsPerIp);
-      const recent = await repo.codesRequestedSince(db, store.id, email, new Date(Date.now() - WINDOW_MS));
-      if (recent >= LIMITS.perEmail)
-        throw new AppError(
-          429,
-          'rate_limited',
-          'Too many codes requested for this e-mail; try again later',
-          undefined,
-          {
-            'retry-after': String(WINDOW_MS / 1000),
-          },
-        );
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-      await repo.insertCode(db, {
-        id: newId(),
-        store_id: store.id,
-        email,
-        code_hash: codeHash(store.id, email, code),
-        expires_at: new Date(Date.now() + CODE_TTL_MS),
+      await inTransaction(db, async (tx) => {
+        await repo.lockCodeRequests(tx, store.id, email);
+        const recent = await repo.codesRequestedSince(tx, store.id, email, new Date(Date.now() - WINDOW_MS));
+        if (recent >= LIMITS.perEmail)
+          throw new AppError(
+            429,
+            'rate_limited',
+            'Too many codes requested for this e-mail; try again later',
+            undefined,
+            { 'retry-after': String(WINDOW_MS / 1000) },
+          );
+        await repo.insertCode(tx, {
+          id: newId(),
+          store_id: store.id,
+          email,
+          code_hash: codeHash(store.id, email, code),
+          expires_at: new Date(Date.now() + CODE_TTL_MS),
+        });
       });
       // Sent after answering: the response time says nothing about the e-mail or the mail server.
       const mail = loginMail(store, code);
