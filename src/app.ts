@@ -3,8 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import { adminDashboardRoutes } from './modules/admin/admin.static.js';
-import { adminRoutes, createAdminService } from './modules/admin/index.js';
+import { adminDashboardRoutes, adminRoutes, createAdminService } from './modules/admin/index.js';
 import { type AnalyticsService, analyticsRoutes, createAnalyticsService } from './modules/analytics/index.js';
 import {
   type CategoriesService,
@@ -49,7 +48,7 @@ import {
   type OrdersService,
   ordersRoutes,
 } from './modules/orders/index.js';
-import { storefrontRoutes } from './modules/storefront/storefront.routes.js';
+import { storefrontRoutes } from './modules/storefront/index.js';
 import { createStoresService, type StoresService } from './modules/stores/index.js';
 import {
   createWebhooksService,

@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/database.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
 import { installIdempotency } from '../../platform/http/idempotency.js';
 import { CustomerOrder, orderForCustomer } from '../orders/index.js';
-import { SlugParams } from '../storefront/storefront.schemas.js';
+import { SlugParams } from '../storefront/index.js';
 import type { StoresService } from '../stores/index.js';
 import { CheckoutBody, CheckoutQuote } from './checkout.schemas.js';
 import type { CheckoutService } from './checkout.service.js';

@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { clearedSessionCookie, sessionCookie } from '../../platform/http/customer-auth.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
-import { CustomerProfile } from '../customers/customers.schemas.js';
-import { profileForCustomer } from '../customers/customers.serializers.js';
-import { SlugParams } from '../storefront/storefront.schemas.js';
+import { CustomerProfile, profileForCustomer } from '../customers/index.js';
+import { SlugParams } from '../storefront/index.js';
 import type { StoresService } from '../stores/index.js';
 import type { CustomerAccountsService } from './customer-accounts.service.js';
 

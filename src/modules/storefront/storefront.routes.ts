@@ -11,8 +11,8 @@ import {
 } from '../../platform/http/envelopes.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { installMerchantAuth, type MerchantAuthOptions } from '../../platform/http/merchant-auth.js';
-import { categoryForStorefront } from '../catalog/catalog.serializers.js';
 import type { CategoriesService, ProductsService } from '../catalog/index.js';
+import { categoryForStorefront } from '../catalog/index.js';
 import type { StoresService } from '../stores/index.js';
 import {
   AppConfig,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
-import { StorefrontProductSummary } from '../storefront/storefront.schemas.js';
+import { StorefrontProductSummary } from '../storefront/index.js';
 import type { WishlistService } from './wishlist.service.js';
 
 const ProductBody = Type.Object(
