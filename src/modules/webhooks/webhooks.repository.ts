@@ -102,6 +102,38 @@ export function findDelivery(db: Executor, storeId: string, webhookId: string, i
     .executeTakeFirst();
 }
 
+/**
+ * Takes a delivery for a send outside the worker (a test or a manual retry) when no worker holds
+ * it: counts the attempt and leases it until `lockedUntil`. False when it is being sent right now.
+ */
+export async function leaseDeliveryForManualSend(
+  db: Executor,
+  storeId: string,
+  id: string,
+  attempt: number,
+  lockedUntil: Date,
+): Promise<boolean> {
+  const leased = await db
+    .updateTable('webhook_deliveries')
+    .set({ attempts: attempt, locked_until: lockedUntil })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', new Date())]))
+    .returning('id')
+    .executeTakeFirst();
+  return leased !== undefined;
+}
+
+/** Ends a manual send: the new status, lease released; the retry schedule is left as it was. */
+export async function releaseManualSend(db: Executor, storeId: string, id: string, status: DeliveryStatus) {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status, locked_until: null, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function insertDeliveries(db: Executor, rows: Insertable<WebhookDeliveriesTable>[]) {
   if (rows.length) await db.insertInto('webhook_deliveries').values(rows).execute();
 }
