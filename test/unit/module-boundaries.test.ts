@@ -61,6 +61,15 @@ describe('module boundaries', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('inside modules/, SQL is written only in repositories', () => {
+    const query = /\.(selectFrom|updateTable|insertInto|deleteFrom|with)\(|\bsql`/;
+    const outside = files
+      .filter((file) => moduleOf(file) !== undefined && !file.endsWith('.repository.ts'))
+      .filter((file) => query.test(fs.readFileSync(file, 'utf8')))
+      .map(rel);
+    expect(outside).toEqual([]);
+  });
+
   it('the import graph has no cycle', () => {
     const state = new Map<string, 'open' | 'done'>();
     const cycles: string[] = [];
