@@ -6,8 +6,8 @@ import {
   DataEnvelope,
   ListEnvelope,
   listEnvelope,
-  PageQuery,
   pageOf,
+  pageQuery,
 } from '../../platform/http/envelopes.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { installMerchantAuth, type MerchantAuthOptions } from '../../platform/http/merchant-auth.js';
@@ -119,16 +119,13 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
           tags: ['Storefront'],
           summary: 'Categories with their number of active products',
           params: SlugParams,
-          querystring: Type.Object({
-            ...PageQuery,
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-          }),
+          querystring: Type.Object(pageQuery({ defaultLimit: 100 })),
           response: { 200: ListEnvelope(StorefrontCategory) },
         },
       },
       async (request) => {
         const store = await stores.getActiveStoreBySlug(request.params.slug);
-        const page = { page: request.query.page ?? 1, limit: request.query.limit ?? 100 };
+        const page = pageOf(request.query, 100);
         const { rows, total } = await categories.list(store.id, page, { activeOnly: true });
         return listEnvelope(rows.map(categoryForStorefront), page, total);
       },
