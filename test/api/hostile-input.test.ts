@@ -1,4 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertSession } from '../../src/modules/customer-accounts/customer-accounts.repository.js';
@@ -327,6 +329,38 @@ describe('a NUL character anywhere is 400 invalid_request naming the field, on e
     });
     expect(repeated.statusCode).toBe(400);
     expect(repeated.json().error.details[0].field).toBe('q.1');
+  });
+});
+
+/** One raw HTTP/1.1 request (inject cannot send what a real client could). */
+async function rawRequest(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answer));
+    setTimeout(() => socket.end(), 1000).unref();
+  });
+}
+
+describe('a NUL character in a header', () => {
+  it('never reaches a route: the HTTP parser answers 400', async () => {
+    await app.server.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.server.address() as AddressInfo;
+    for (const header of [
+      `X-API-Key: ${apiKey}${NUL}`,
+      `Idempotency-Key: a${NUL}b`,
+      `Cookie: ${adminCookie}${NUL}`,
+    ]) {
+      const answer = await rawRequest(
+        port,
+        `GET /api/v1/products HTTP/1.1\r\nHost: localhost\r\n${header}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    }
   });
 });
 
