@@ -425,9 +425,11 @@ describe('nesting depth', () => {
   it('a 100,000-deep array is 400 on every operation with a body, never 5xx', async () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     const deepObject = `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`;
+    // Deep and carrying what the parser's prototype-poisoning scan looks for.
+    const deepPoison = `${'{"a":'.repeat(100_000)}{"constructor":{"prototype":{"__proto__":1}}}${'}'.repeat(100_000)}`;
     const wrong: unknown[] = [];
     for (const op of operations.filter((o) => o.body)) {
-      for (const payload of [deep, deepObject]) {
+      for (const payload of [deep, deepObject, deepPoison]) {
         const got = await outcome(`${op.method} ${op.path}`, await send(op, urlOf(op), payload));
         if (got.status !== 400 || got.code !== 'invalid_request') wrong.push(got);
       }
