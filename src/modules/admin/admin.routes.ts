@@ -54,7 +54,12 @@ const StoreSettingsBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    currency: Type.Optional(Type.String({ pattern: '^[A-Za-z]{3}$' })),
+    currency: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{3}$',
+        description: 'An ISO 4217 code (USD, EUR, …) with the same minor units as the current one',
+      }),
+    ),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     low_stock_threshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
     shipping_flat_rate: Type.Optional(MoneyInput),

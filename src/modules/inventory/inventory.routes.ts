@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DataEnvelope, IdParams } from '../../platform/http/envelopes.js';
+import { DataEnvelope, IdParams, pageQuery } from '../../platform/http/envelopes.js';
 import {
   InventoryAdjustmentBody,
   InventoryAdjustmentRecord,
@@ -62,9 +62,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
         tags: ['Inventory'],
         summary: "History of a product's stock changes (the product and its variants), newest first",
         params: IdParams,
-        querystring: Type.Object({
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
-        }),
+        querystring: Type.Object({ limit: pageQuery({ defaultLimit: 50 }).limit }),
         response: { 200: DataEnvelope(Type.Array(InventoryAdjustmentRecord)) },
       },
     },

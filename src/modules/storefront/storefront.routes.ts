@@ -6,8 +6,8 @@ import {
   DataEnvelope,
   ListEnvelope,
   listEnvelope,
-  PageQuery,
   pageOf,
+  pageQuery,
 } from '../../platform/http/envelopes.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { installMerchantAuth, type MerchantAuthOptions } from '../../platform/http/merchant-auth.js';
@@ -15,6 +15,7 @@ import type { CategoriesService, ProductsService } from '../catalog/index.js';
 import { categoryForStorefront } from '../catalog/index.js';
 import type { StoresService } from '../stores/index.js';
 import {
+  APP_CONFIG_LIMIT,
   AppConfig,
   ProductSlugParams,
   SlugParams,
@@ -39,7 +40,6 @@ const DEFAULT_COLORS = {
   background: '#ffffff',
   text: '#111827',
 };
-const APP_CONFIG_LIMIT = 64 * 1024;
 
 /** Public catalogue of one store: /api/storefront/{slug}/…, no authentication, cacheable. */
 export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async (app, deps) => {
@@ -119,16 +119,13 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
           tags: ['Storefront'],
           summary: 'Categories with their number of active products',
           params: SlugParams,
-          querystring: Type.Object({
-            ...PageQuery,
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-          }),
+          querystring: Type.Object(pageQuery({ defaultLimit: 100 })),
           response: { 200: ListEnvelope(StorefrontCategory) },
         },
       },
       async (request) => {
         const store = await stores.getActiveStoreBySlug(request.params.slug);
-        const page = { page: request.query.page ?? 1, limit: request.query.limit ?? 100 };
+        const page = pageOf(request.query, 100);
         const { rows, total } = await categories.list(store.id, page, { activeOnly: true });
         return listEnvelope(rows.map(categoryForStorefront), page, total);
       },
@@ -167,9 +164,12 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
         const store = await stores.getActiveStoreBySlug(request.params.slug).catch(() => undefined);
         // A key of another store learns nothing about this one.
         if (!store || store.id !== request.ctx.storeId) throw notFound('store');
+        // The input guard has bounded the depth: serialising it cannot exhaust the stack.
         const size = Buffer.byteLength(JSON.stringify(request.body));
         if (size > APP_CONFIG_LIMIT)
-          throw new AppError(413, 'payload_too_large', 'The app config exceeds 64 KiB');
+          throw new AppError(413, 'payload_too_large', 'The app config exceeds 64 KiB', [
+            { field: 'body', message: `is ${size} bytes; at most ${APP_CONFIG_LIMIT}` },
+          ]);
         await stores.saveAppConfig(store.id, request.body);
         return { data: request.body };
       },
