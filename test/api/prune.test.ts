@@ -109,23 +109,17 @@ async function seed(expired: number, live: number) {
       if (isLive) kept.admin_sessions.push(admin.id);
     });
   }
-  for (let i = 0; i < keys.length; i += 1000) {
-    await db()
-      .insertInto('idempotency_keys')
-      .values(keys.slice(i, i + 1000))
-      .execute();
-    await db()
-      .insertInto('customer_login_codes')
-      .values(codes.slice(i, i + 1000))
-      .execute();
-    await db()
-      .insertInto('customer_sessions')
-      .values(sessions.slice(i, i + 1000))
-      .execute();
-    await db()
-      .insertInto('admin_sessions')
-      .values(admins.slice(i, i + 1000))
-      .execute();
+  for (const [table, all] of [
+    ['idempotency_keys', keys],
+    ['customer_login_codes', codes],
+    ['customer_sessions', sessions],
+    ['admin_sessions', admins],
+  ] as const) {
+    for (let i = 0; i < all.length; i += 1000)
+      await db()
+        .insertInto(table)
+        .values(all.slice(i, i + 1000) as never)
+        .execute();
   }
 }
 

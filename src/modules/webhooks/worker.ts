@@ -5,6 +5,7 @@ import { newId } from '../../platform/ids.js';
 import type { SafeFetch } from '../../platform/net/safe-fetch.js';
 import { EVENTS_CHANNEL } from '../../platform/outbox.js';
 import { openSecret } from '../../platform/secret-box.js';
+import { createWakeup } from '../../platform/wakeup.js';
 import { deliveryBody, subscribes } from './events.js';
 import { nextStep } from './retry.js';
 import { type SendResult, sendDelivery } from './send.js';
@@ -70,10 +71,6 @@ export function createWebhookWorker(options: WorkerOptions) {
   /** The recording of finished attempts, while it runs (one batch at a time). */
   let recording: Promise<void> | undefined;
   let recordTimer: NodeJS.Timeout | undefined;
-  let wake: (() => void) | undefined;
-  /** A poke that found the loop awake: its next sleep returns at once, so none is lost. */
-  let poked = false;
-  let listener: pg.PoolClient | undefined;
   let loop: Promise<void> | undefined;
   let lastPrune = 0;
   /**
@@ -82,13 +79,20 @@ export function createWebhookWorker(options: WorkerOptions) {
    * and looking for events then would cost a transaction per cycle for nothing.
    */
   let dispatchWanted = true;
-
-  const poke = () => {
-    poked = true;
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
+  // A notification, or a recorded batch, that finds the loop awake makes its next sleep return at once.
+  const wakeup = createWakeup({
+    pool: options.pool,
+    channel: EVENTS_CHANNEL,
+    name: 'webhook worker',
+    logger,
+    onNotification: () => {
+      dispatchWanted = true;
+    },
+    onListening: () => {
+      dispatchWanted = true; // events committed while nobody listened
+    },
+  });
+  const { poke } = wakeup;
 
   const secretOf = (sealed: string) => {
     let secret = secrets.get(sealed);
@@ -270,49 +274,16 @@ export function createWebhookWorker(options: WorkerOptions) {
     if (removed.attempts || removed.deliveries || removed.events) logger.info(removed, 'webhook log pruned');
   }
 
-  async function listen() {
-    try {
-      listener = await options.pool.connect();
-      listener.on('notification', () => {
-        dispatchWanted = true;
-        poke();
-      });
-      listener.on('error', (error) => {
-        logger.warn({ err: error }, 'worker LISTEN connection lost; polling until it is back');
-        listener?.release(true);
-        listener = undefined;
-      });
-      await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
-      dispatchWanted = true; // events committed while nobody listened
-    } catch (error) {
-      listener?.release(true);
-      listener = undefined;
-      logger.warn({ err: error }, 'worker could not LISTEN; polling');
-    }
-  }
-
+  /** Sleeps until poked or `ms` passed; the safety-net poll looks for events. */
   async function sleep(ms: number) {
-    if (!poked) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          wake = undefined;
-          dispatchWanted = true; // the safety-net poll
-          resolve();
-        }, ms);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    poked = false;
+    if (await wakeup.sleep(ms)) dispatchWanted = true;
   }
 
   /** Dispatches if wanted, claims what there is room for; true if there may be more to claim now. */
   async function cycle(): Promise<boolean> {
-    if (!listener && running) await listen();
+    if (running) await wakeup.listen();
     let dispatched = 0;
-    if (dispatchWanted || !listener) {
+    if (dispatchWanted || !wakeup.listening) {
       dispatchWanted = false;
       dispatched = await dispatch();
       if (dispatched >= DISPATCH_BATCH) dispatchWanted = true;
@@ -371,11 +342,7 @@ export function createWebhookWorker(options: WorkerOptions) {
         startRecording();
         await recording;
       }
-      if (listener) {
-        await listener.query(`UNLISTEN ${EVENTS_CHANNEL}`).catch(() => undefined);
-        listener.release();
-        listener = undefined;
-      }
+      await wakeup.close();
     },
     /** Wakes the loop now to look for events (after a commit in this process, or in tests). */
     poke() {
