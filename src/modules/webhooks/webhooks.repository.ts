@@ -154,22 +154,28 @@ export interface ClaimedDelivery {
   secret_sealed: string;
 }
 
+/** `AND` the delivery's webhook is not one of these (none: no condition at all). */
+const notOf = (webhookIds: readonly string[]) =>
+  webhookIds.length === 0 ? sql`` : sql`AND d.webhook_id <> ALL(${sql.val(webhookIds)}::uuid[])`;
+
 /**
  * Claims due deliveries of active webhooks with a lease: SKIP LOCKED so concurrent workers take
  * different rows, and the lease (locked_until) so a worker that dies mid-delivery loses its claim
- * and another takes the delivery again. Counts the attempt at claim time.
+ * and another takes the delivery again. Counts the attempt at claim time. Deliveries of
+ * `skipWebhookIds` (receivers this worker is waiting on) are left for later.
  */
 export async function claimDueDeliveries(
   db: Executor,
   limit: number,
   leaseMs: number,
+  skipWebhookIds: readonly string[] = [],
 ): Promise<ClaimedDelivery[]> {
   const result = await sql<ClaimedDelivery>`
     WITH due AS (
       SELECT d.id FROM webhook_deliveries d
       JOIN webhooks w ON w.id = d.webhook_id AND w.active
       WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-        AND (d.locked_until IS NULL OR d.locked_until < now())
+        AND (d.locked_until IS NULL OR d.locked_until < now()) ${notOf(skipWebhookIds)}
       ORDER BY d.next_attempt_at
       LIMIT ${limit}
       FOR UPDATE OF d SKIP LOCKED
@@ -187,15 +193,19 @@ export async function claimDueDeliveries(
 
 /**
  * Seconds until a pending delivery can next be claimed (null: none pending): the same rows as
- * `claimDueDeliveries` (active webhooks only), each once both due and out of its lease. Counting a
- * delivery leased to another worker, or one of a disabled webhook, would say "now" for a row no
- * claim can take, and an idle worker would loop on the database without sleeping.
+ * `claimDueDeliveries` (active webhooks only, none of `skipWebhookIds`), each once both due and out
+ * of its lease. Counting a delivery leased to another worker, or one of a disabled webhook, would
+ * say "now" for a row no claim can take, and an idle worker would loop on the database without
+ * sleeping.
  */
-export async function secondsUntilNextDue(db: Executor): Promise<number | null> {
+export async function secondsUntilNextDue(
+  db: Executor,
+  skipWebhookIds: readonly string[] = [],
+): Promise<number | null> {
   const result = await sql<{ seconds: number | null }>`
     SELECT EXTRACT(EPOCH FROM (min(GREATEST(d.next_attempt_at, d.locked_until)) - now()))::float8 AS seconds
     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.active
-    WHERE d.status = 'pending'`.execute(db);
+    WHERE d.status = 'pending' ${notOf(skipWebhookIds)}`.execute(db);
   const seconds = result.rows[0]?.seconds;
   return seconds === null || seconds === undefined ? null : Number(seconds);
 }

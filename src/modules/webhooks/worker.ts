@@ -27,6 +27,11 @@ export interface WorkerOptions {
   /** Outcome counter for /metrics. */
   onAttempt?: (outcome: DeliveryStatus) => void;
   concurrency?: number;
+  /**
+   * A send in flight longer than this (ms) is slow: it stops counting against `concurrency`, and its
+   * webhook gets no further claim until its slow sends end. Default: half the time-out, at most 1 s.
+   */
+  slowAfterMs?: number;
   /** Safety-net poll when no notification arrives (ms). */
   pollMs?: number;
   retentionDays?: number;
@@ -56,6 +61,7 @@ export function createWebhookWorker(options: WorkerOptions) {
   const concurrency = options.concurrency ?? 64;
   const pollMs = options.pollMs ?? 5_000;
   const leaseMs = options.timeoutMs + 30_000;
+  const slowAfterMs = options.slowAfterMs ?? Math.min(1000, options.timeoutMs / 2);
   /**
    * Attempts are recorded, and deliveries claimed, this many at a time at least (or whatever there
    * is once nothing else is in flight): a statement per handful of deliveries would cost the
@@ -67,6 +73,8 @@ export function createWebhookWorker(options: WorkerOptions) {
   let inFlight = 0;
   /** Claimed and not yet recorded: in flight, in `finished`, or in the batch being recorded. */
   let unrecorded = 0;
+  /** Sends in flight: since when, to which webhook (by delivery id). */
+  const sending = new Map<string, { webhookId: string; since: number }>();
   let finished: Finished[] = [];
   /** The recording of finished attempts, while it runs (one batch at a time). */
   let recording: Promise<void> | undefined;
@@ -137,6 +145,7 @@ export function createWebhookWorker(options: WorkerOptions) {
   }
 
   async function send(delivery: repo.ClaimedDelivery) {
+    sending.set(delivery.id, { webhookId: delivery.webhook_id, since: Date.now() });
     let result: SendResult;
     try {
       result = await sendDelivery(options.fetch, {
@@ -151,6 +160,7 @@ export function createWebhookWorker(options: WorkerOptions) {
       result = { statusCode: null, responseBody: null, error: (error as Error).message, durationMs: 0 };
     }
     finished.push({ delivery, result, at: new Date() });
+    sending.delete(delivery.id);
     inFlight--;
     recordWhenReady();
   }
@@ -279,6 +289,31 @@ export function createWebhookWorker(options: WorkerOptions) {
     if (await wakeup.sleep(ms)) dispatchWanted = true;
   }
 
+  /**
+   * The sends in flight for longer than `slowAfterMs`: how many, their webhooks, and when the next
+   * of the others turns slow. A receiver that answers only at the time-out would otherwise hold every
+   * claim for that long, and the due deliveries of healthy receivers would wait behind it.
+   */
+  function slowSends(now: number) {
+    let count = 0;
+    const webhooks = new Set<string>();
+    let nextAt = Number.POSITIVE_INFINITY;
+    for (const { webhookId, since } of sending.values()) {
+      if (now - since >= slowAfterMs) {
+        count++;
+        webhooks.add(webhookId);
+      } else nextAt = Math.min(nextAt, since + slowAfterMs);
+    }
+    return { count, webhooks: [...webhooks], nextAt };
+  }
+
+  /**
+   * Claims this worker may hold now: `concurrency` besides the slow sends, and never more than twice
+   * `concurrency` unrecorded in all (what a crash can make receivers get twice).
+   */
+  const roomFor = (slow: { count: number }) =>
+    Math.min(concurrency - (unrecorded - slow.count), 2 * concurrency - unrecorded);
+
   /** Dispatches if wanted, claims what there is room for; true if there may be more to claim now. */
   async function cycle(): Promise<boolean> {
     if (running) await wakeup.listen();
@@ -289,9 +324,10 @@ export function createWebhookWorker(options: WorkerOptions) {
       if (dispatched >= DISPATCH_BATCH) dispatchWanted = true;
     }
     let full = false;
-    const room = concurrency - unrecorded;
+    const slow = slowSends(Date.now());
+    const room = roomFor(slow);
     if (room >= batchSize && running) {
-      const due = await repo.claimDueDeliveries(db, room, leaseMs);
+      const due = await repo.claimDueDeliveries(db, room, leaseMs, slow.webhooks);
       full = due.length === room;
       unrecorded += due.length;
       for (const delivery of due) {
@@ -316,7 +352,16 @@ export function createWebhookWorker(options: WorkerOptions) {
       }
       if (busy || dispatchWanted) continue;
       if (unrecorded > 0) {
-        await sleep(pollMs); // until a batch is recorded (room), or a notification
+        // Until a batch is recorded (room), a notification, a send turning slow (room, when there is
+        // little) or, beside slow sends, the next delivery due to another webhook.
+        const now = Date.now();
+        const slow = slowSends(now);
+        let wait = Math.min(pollMs, slow.nextAt - now);
+        if (slow.count > 0 && roomFor(slow) >= batchSize) {
+          const dueIn = await repo.secondsUntilNextDue(db, slow.webhooks).catch(() => null);
+          if (dueIn !== null) wait = Math.min(wait, dueIn * 1000);
+        }
+        if (wait > 0) await sleep(wait);
         continue;
       }
       const dueIn = await repo.secondsUntilNextDue(db).catch(() => null);
