@@ -54,15 +54,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
 
   /** Sends one attempt now (test sends, manual retries) and logs it; a retry keeps the schedule. */
   async function sendNow(webhook: repo.WebhookRow, delivery: repo.DeliveryRow, test: boolean) {
-    const attempt = delivery.attempts + 1;
-    const claimed = await db
-      .updateTable('webhook_deliveries')
-      .set({ attempts: attempt, locked_until: new Date(Date.now() + deps.timeoutMs + 30_000) })
-      .where('id', '=', delivery.id)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', new Date())]))
-      .returning('id')
-      .executeTakeFirst();
-    if (!claimed) throw conflict('this delivery is being sent right now');
+    const attempt = await repo.claimDelivery(db, delivery.id, deps.timeoutMs + 30_000);
+    if (attempt === undefined) throw conflict('this delivery is being sent right now');
     const result = await sendDelivery(deps.fetch, {
       url: webhook.url,
       secret: openSecret(deps.appSecret, webhook.secret_sealed),
