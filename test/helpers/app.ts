@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -26,6 +26,8 @@ export interface TestAppOptions {
   rateLimitStore?: RateLimitStore;
   /** Use Redis at TEST_REDIS_URL for rate-limit counters. */
   redis?: boolean;
+  /** The app's logger (default: silent). */
+  logger?: Logger;
 }
 
 /** Builds the real app over a fresh database of its own (or the one given). */
@@ -46,7 +48,12 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     if (!redisUrl) throw new Error('TEST_REDIS_URL is not set');
     rateLimitStore = new RedisRateLimitStore(new Redis(redisUrl));
   }
-  const app = await buildApp({ config, db: database.db, logger: pino({ level: 'silent' }), rateLimitStore });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    logger: options.logger ?? pino({ level: 'silent' }),
+    rateLimitStore,
+  });
   return {
     ...app,
     config,

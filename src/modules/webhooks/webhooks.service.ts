@@ -54,10 +54,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
 
   /** Sends one attempt now (test sends, manual retries) and logs it; a retry keeps the schedule. */
   async function sendNow(webhook: repo.WebhookRow, delivery: repo.DeliveryRow, test: boolean) {
-    const attempt = delivery.attempts + 1;
-    const lockedUntil = new Date(Date.now() + deps.timeoutMs + 30_000);
-    if (!(await repo.leaseDeliveryForManualSend(db, webhook.store_id, delivery.id, attempt, lockedUntil)))
-      throw conflict('this delivery is being sent right now');
+    const attempt = await repo.claimDelivery(db, webhook.store_id, delivery.id, deps.timeoutMs + 30_000);
+    if (attempt === undefined) throw conflict('this delivery is being sent right now');
     const result = await sendDelivery(deps.fetch, {
       url: webhook.url,
       secret: openSecret(deps.appSecret, webhook.secret_sealed),

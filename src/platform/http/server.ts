@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ErrorBody } from './envelopes.js';
 import { installErrorHandling, replyWithError, unavailable } from './errors.js';
 import { requestIdFor } from './request-id.js';
+import { installRequestLog } from './request-log.js';
 import { installValidation } from './validation.js';
 
 /** The contract's body limit; larger bodies are 413 payload_too_large. */
@@ -18,6 +19,8 @@ export function createHttpServer(logger: FastifyBaseLogger, options: { trustProx
     loggerInstance: logger,
     trustProxy: options.trustProxy ?? false,
     genReqId: requestIdFor,
+    // One line per request instead, from installRequestLog (Fastify's are two, unredacted URLs).
+    logController: new Fastify.LogController({ disableRequestLogging: true }),
     bodyLimit: BODY_LIMIT,
     // While closing, requests still arriving are answered by our hook below with the contract's 503;
     // Fastify's own fast path would send its body, without a request id.
@@ -46,6 +49,7 @@ function installPlatform(server: FastifyInstance): void {
   });
   // Only JSON bodies are accepted; anything else is 415 before it is read.
   server.removeContentTypeParser('text/plain');
+  installRequestLog(server);
   installValidation(server);
   installErrorHandling(server);
   server.addSchema(ErrorBody);
