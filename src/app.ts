@@ -103,7 +103,10 @@ export interface App {
 /** The composition root: platform plugins first, then each module's routes, listed explicitly. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
-  const server = createHttpServer(deps.logger as FastifyBaseLogger, { trustProxy: config.trustProxy });
+  const server = createHttpServer(deps.logger as FastifyBaseLogger, {
+    trustProxy: config.trustProxy,
+    limits: config.httpLimits,
+  });
 
   const metrics = createMetrics();
   const storage = createMediaStorage({
