@@ -4,7 +4,7 @@ import type { HttpLimits } from '../../config.js';
 import { handleClientError } from './client-errors.js';
 import { installConnectionLimits } from './connection-limits.js';
 import { ErrorBody } from './envelopes.js';
-import { installErrorHandling, replyWithError, unavailable } from './errors.js';
+import { installErrorHandling, invalidRequest, replyWithError, unavailable } from './errors.js';
 import { requestIdFor } from './request-id.js';
 import { installValidation } from './validation.js';
 
@@ -44,6 +44,8 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     http: {
+      // Node would answer a missing Host with a bare 400 of its own; the hook below answers it instead.
+      requireHostHeader: false,
       headersTimeout: limits.headersTimeoutMs,
       connectionsCheckingInterval: Math.max(
         50,
@@ -76,6 +78,9 @@ function installPlatform(server: FastifyInstance): void {
   server.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (closing) throw unavailable();
+    if (request.raw.httpVersion === '1.1' && !request.headers.host) {
+      throw invalidRequest('An HTTP/1.1 request must carry a Host header');
+    }
   });
   // Only JSON bodies are accepted; anything else is 415 before it is read.
   server.removeContentTypeParser('text/plain');
