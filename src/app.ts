@@ -63,6 +63,7 @@ import { installCustomerAuth } from './platform/http/customer-auth.js';
 import { installIdempotency } from './platform/http/idempotency.js';
 import { installMerchantAuth } from './platform/http/merchant-auth.js';
 import type { RateLimitStore } from './platform/http/rate-limit.js';
+import { trustedOriginsOf } from './platform/http/same-origin.js';
 import { createHttpServer } from './platform/http/server.js';
 import { createMailer } from './platform/mail.js';
 import { createMetrics, installRequestMetrics, type Metrics } from './platform/metrics.js';
@@ -229,11 +230,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
 
   const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
-  const publicOrigin = new URL(config.publicUrl).origin;
+  const trustedOrigins = trustedOriginsOf(config.publicUrl);
   const merchantAuth = {
     resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
     rateLimit: { store: deps.rateLimitStore, perMinute: config.rateLimitPerMinute },
-    admin: { resolveSession: (token: string) => admin.resolveSession(token), publicOrigin },
+    admin: { resolveSession: (token: string) => admin.resolveSession(token), trustedOrigins },
   };
   await server.register(
     async (v1) => {
@@ -262,7 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await server.register(async (customerApi) => {
     installCustomerAuth(customerApi, {
       resolveSession: (token) => services.accounts.resolveSession(token),
-      publicOrigin,
+      trustedOrigins,
     });
     await customerApi.register(
       async (account) => {
