@@ -151,6 +151,8 @@ describe('errors of the HTTP parser and the router, in the error body', () => {
       expect(res.status).toBe(status);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expect(res.headers['x-request-id']).toMatch(UUID);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cache-control']).toBe('no-store');
       expect(JSON.parse(res.body)).toEqual({ error: { code, message: expect.any(String) } });
       // Fastify's and node's own wording never reaches the client.
       expect(res.body).not.toMatch(/statusCode|FST_|HPE_|Client Error/);

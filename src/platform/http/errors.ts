@@ -131,6 +131,10 @@ export function replyWithError(error: unknown, request: FastifyRequest, reply: F
     request.log.error({ err: error, code: appError.code }, 'request failed');
   }
   if (appError.headers) reply.headers(appError.headers);
+  // Routing errors and errors of the first hooks come before the security headers' hook has run:
+  // an error body is never sniffed as a page nor kept by a cache, whichever path it took.
+  reply.header('x-content-type-options', 'nosniff');
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   return reply.code(appError.statusCode).type('application/json').send(errorBody(appError));
 }
 

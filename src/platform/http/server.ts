@@ -6,6 +6,7 @@ import { installConnectionLimits } from './connection-limits.js';
 import { ErrorBody } from './envelopes.js';
 import { installErrorHandling, invalidRequest, replyWithError, unavailable } from './errors.js';
 import { requestIdFor } from './request-id.js';
+import { installSecurityHeaders } from './security-headers.js';
 import { installValidation } from './validation.js';
 
 /** The contract's body limit; larger bodies are 413 payload_too_large. */
@@ -23,6 +24,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 export interface HttpServerOptions {
   trustProxy?: boolean;
   limits?: HttpLimits;
+  /** PUBLIC_URL is https: send HSTS. */
+  https?: boolean;
 }
 
 /**
@@ -66,11 +69,11 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   installConnectionLimits(server.server, limits, logger);
-  installPlatform(server);
+  installPlatform(server, options.https ?? false);
   return server;
 }
 
-function installPlatform(server: FastifyInstance): void {
+function installPlatform(server: FastifyInstance, https: boolean): void {
   let closing = false;
   server.addHook('preClose', async () => {
     closing = true;
@@ -86,5 +89,6 @@ function installPlatform(server: FastifyInstance): void {
   server.removeContentTypeParser('text/plain');
   installValidation(server);
   installErrorHandling(server);
+  installSecurityHeaders(server, { https });
   server.addSchema(ErrorBody);
 }
