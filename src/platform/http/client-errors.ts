@@ -1,8 +1,17 @@
-import { STATUS_CODES } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { newId } from '../ids.js';
 import { AppError, errorBody } from './errors.js';
+
+/** The id given to each request Fastify received, so that a later 408 on its connection carries it. */
+const requestIds = new WeakMap<IncomingMessage, string>();
+
+/** Fastify's genReqId, remembering the id for the connection's client errors. */
+export function rememberRequestId(request: IncomingMessage, id: string): string {
+  requestIds.set(request, id);
+  return id;
+}
 
 /**
  * What node's HTTP parser and timers report on a connection, before (or instead of) a request
@@ -34,10 +43,12 @@ export function clientErrorToAppError(error: NodeJS.ErrnoException): AppError {
 export function handleClientError(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const appError = clientErrorToAppError(error);
-  const requestId = newId();
+  // The response in progress on this connection, when the request got that far (a body time-out).
+  const response = (socket as Socket & { _httpMessage?: { headersSent?: boolean; req?: IncomingMessage } })
+    ._httpMessage;
+  const requestId = (response?.req && requestIds.get(response.req)) || newId();
   this.log.debug({ reqId: requestId, code: error.code, status: appError.statusCode }, 'client error');
-  const started = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent;
-  if (socket.writable && !started) {
+  if (socket.writable && !response?.headersSent) {
     const body = JSON.stringify(errorBody(appError));
     socket.write(
       `HTTP/1.1 ${appError.statusCode} ${STATUS_CODES[appError.statusCode]}\r\n` +

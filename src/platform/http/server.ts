@@ -1,7 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { HttpLimits } from '../../config.js';
-import { handleClientError } from './client-errors.js';
+import { handleClientError, rememberRequestId } from './client-errors.js';
 import { installConnectionLimits } from './connection-limits.js';
 import { ErrorBody } from './envelopes.js';
 import { installErrorHandling, invalidRequest, replyWithError, unavailable } from './errors.js';
@@ -38,7 +38,7 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
   const server = Fastify({
     loggerInstance: logger,
     trustProxy: options.trustProxy ?? false,
-    genReqId: requestIdFor,
+    genReqId: (request) => rememberRequestId(request, requestIdFor(request)),
     bodyLimit: BODY_LIMIT,
     // A request (headers and body) must arrive within requestTimeout, its headers within
     // headersTimeout (which also closes a connection that never sends a byte), or the client gets 408
