@@ -62,6 +62,7 @@ import { installCustomerAuth } from './platform/http/customer-auth.js';
 import { installIdempotency } from './platform/http/idempotency.js';
 import { installMerchantAuth } from './platform/http/merchant-auth.js';
 import type { RateLimitStore } from './platform/http/rate-limit.js';
+import { trustedOriginsOf } from './platform/http/same-origin.js';
 import { createHttpServer } from './platform/http/server.js';
 import { createMailer } from './platform/mail.js';
 import { createMetrics, installRequestMetrics, type Metrics } from './platform/metrics.js';
@@ -99,10 +100,31 @@ export interface App {
   metrics: Metrics;
 }
 
+/**
+ * /docs (swagger-ui) as strict as /admin: its scripts, styles and fonts from this origin only (no
+ * inline script: the page's scripts are files), inline styles (React sets style attributes), images
+ * from self and data: (its logo), "Try it out" calls and the document itself from self, no framing.
+ */
+const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
 /** The composition root: platform plugins first, then each module's routes, listed explicitly. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
-  const server = createHttpServer(deps.logger as FastifyBaseLogger, { trustProxy: config.trustProxy });
+  const server = createHttpServer(deps.logger as FastifyBaseLogger, {
+    trustProxy: config.trustProxy,
+    limits: config.httpLimits,
+    https: config.publicUrl.startsWith('https:'),
+  });
 
   const metrics = createMetrics();
   const storage = createMediaStorage({
@@ -216,7 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await server.register(swaggerUi, { routePrefix: '/docs' });
+  await server.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });
 
   await server.register(operationsRoutes, { db, metrics });
 
@@ -225,11 +247,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
 
   const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
-  const publicOrigin = new URL(config.publicUrl).origin;
+  const trustedOrigins = trustedOriginsOf(config.publicUrl);
   const merchantAuth = {
     resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
     rateLimit: { store: deps.rateLimitStore, perMinute: config.rateLimitPerMinute },
-    admin: { resolveSession: (token: string) => admin.resolveSession(token), publicOrigin },
+    admin: { resolveSession: (token: string) => admin.resolveSession(token), trustedOrigins },
   };
   await server.register(
     async (v1) => {
@@ -258,7 +280,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await server.register(async (customerApi) => {
     installCustomerAuth(customerApi, {
       resolveSession: (token) => services.accounts.resolveSession(token),
-      publicOrigin,
+      trustedOrigins,
     });
     await customerApi.register(
       async (account) => {

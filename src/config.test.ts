@@ -118,6 +118,14 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['ALLOW_PRIVATE_URLS', 'maybe'],
     ['APP_SECRET', 'too-short'],
+    ['REQUEST_TIMEOUT_MS', '30s'],
+    ['REQUEST_TIMEOUT_MS', '10'],
+    ['HEADERS_TIMEOUT_MS', '100'],
+    ['HEADERS_TIMEOUT_MS', '60000'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['MAX_CONNECTIONS', '0'],
+    ['MAX_CONNECTIONS', 'lots'],
+    ['MAX_CONNECTIONS_PER_ADDRESS', '-5'],
   ])('rejects %s=%s with a ConfigError naming it, on one line', (variable, raw) => {
     let error: unknown;
     try {
@@ -130,6 +138,37 @@ describe('loadConfig', () => {
     expect(configError.variable).toBe(variable);
     expect(configError.message.startsWith(`${variable}: `)).toBe(true);
     expect(configError.message).not.toContain('\n');
+  });
+
+  it('bounds slow and numerous clients by default; TRUST_PROXY lifts the per-address limit', () => {
+    const { httpLimits } = loadConfig({});
+    expect(httpLimits).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnectionsPerAddress: 256,
+    });
+    expect(httpLimits.maxConnections).toBeGreaterThanOrEqual(100);
+    expect(httpLimits.maxConnections).toBeLessThanOrEqual(10_000);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).httpLimits.maxConnectionsPerAddress).toBe(0);
+    expect(
+      loadConfig({
+        TRUST_PROXY: 'true',
+        MAX_CONNECTIONS_PER_ADDRESS: '50',
+        MAX_CONNECTIONS: '2000',
+        REQUEST_TIMEOUT_MS: '5000',
+        KEEP_ALIVE_TIMEOUT_MS: '65000',
+      }).httpLimits,
+    ).toEqual({
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 5000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 2000,
+      maxConnectionsPerAddress: 50,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (5000), got 6000',
+    );
   });
 
   it('accepts the edges of the ranges', () => {

@@ -3,13 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { readCookie, sessionCookieHeader } from '../../platform/http/cookies.js';
 import { DataEnvelope, IdParams, Nullable } from '../../platform/http/envelopes.js';
-import { invalidRequest } from '../../platform/http/errors.js';
+import { forbidden, invalidRequest } from '../../platform/http/errors.js';
 import {
   ADMIN_COOKIE,
   installMerchantAuth,
   type MerchantAuthOptions,
 } from '../../platform/http/merchant-auth.js';
 import { MoneyInput, parseMoney } from '../../platform/http/money-input.js';
+import { isForeignOrigin } from '../../platform/http/same-origin.js';
 import { SCOPES } from '../../platform/http/scopes.js';
 import { currencyDecimals, toDecimalString } from '../../platform/money.js';
 import type { StoreRow, StoresService } from '../stores/index.js';
@@ -136,6 +137,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
           { additionalProperties: false },
         ),
         response: { 200: DataEnvelope(Session) },
+      },
+      // Login CSRF: a form on another site must not sign the browser in to an account of its choosing.
+      onRequest: async (request) => {
+        const trusted = merchantAuth.admin?.trustedOrigins;
+        if (trusted && isForeignOrigin(request, trusted)) {
+          throw forbidden('Cross-site sign-in refused: sign in from the dashboard');
+        }
       },
     },
     async (request, reply) => {

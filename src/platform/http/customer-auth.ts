@@ -1,14 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readCookie, sessionCookieHeader } from './cookies.js';
 import { forbidden, unauthorized } from './errors.js';
-import { isSameOriginWrite } from './same-origin.js';
+import { isSameOriginWrite, type TrustedOrigins } from './same-origin.js';
 
 export const SESSION_COOKIE = 'emporium_session';
 
 export interface CustomerAuthOptions {
   resolveSession(token: string): Promise<{ storeId: string; customerId: string } | undefined>;
-  /** PUBLIC_URL's origin: cookie-authenticated writes must come from it. */
-  publicOrigin: string;
+  /** Where cookie-authenticated writes may come from (PUBLIC_URL's origin; same-origin.ts). */
+  trustedOrigins: TrustedOrigins;
 }
 
 declare module 'fastify' {
@@ -52,7 +52,7 @@ export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthO
     if (!token) throw unauthorized('A customer session is required (cookie or Bearer token)');
     const session = await options.resolveSession(token);
     if (!session) throw unauthorized('The session is invalid or has expired');
-    if (!bearer && !isSameOriginWrite(request, options.publicOrigin)) {
+    if (!bearer && !isSameOriginWrite(request, options.trustedOrigins, session.storeId)) {
       throw forbidden('Cross-site request refused: send it from the store origin or use a Bearer token');
     }
     request.sessionToken = token;

@@ -3,7 +3,7 @@ import type { RequestContext } from './context.js';
 import { readCookie } from './cookies.js';
 import { forbidden, rateLimited, unauthorized } from './errors.js';
 import type { RateLimitStore } from './rate-limit.js';
-import { isSameOriginWrite } from './same-origin.js';
+import { isSameOriginWrite, type TrustedOrigins } from './same-origin.js';
 
 /** Resolves a raw `X-API-Key` to its store and scopes, or undefined for an unknown/revoked key. */
 export type ApiKeyResolver = (rawKey: string) => Promise<RequestContext | undefined>;
@@ -12,7 +12,11 @@ export interface MerchantAuthOptions {
   resolveApiKey: ApiKeyResolver;
   rateLimit: { store: RateLimitStore; perMinute: number };
   /** The dashboard's session (cookie `emporium_admin`): every scope of its store. */
-  admin?: { resolveSession: (token: string) => Promise<RequestContext | undefined>; publicOrigin: string };
+  admin?: {
+    resolveSession: (token: string) => Promise<RequestContext | undefined>;
+    /** Where the dashboard's cookie writes may come from (same-origin.ts). */
+    trustedOrigins: TrustedOrigins;
+  };
 }
 
 export const ADMIN_COOKIE = 'emporium_admin';
@@ -29,7 +33,7 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
     const token = options.admin && readCookie(request.headers.cookie, ADMIN_COOKIE);
     if (!token || !options.admin) return undefined;
     const ctx = await options.admin.resolveSession(token);
-    if (ctx && !isSameOriginWrite(request, options.admin.publicOrigin))
+    if (ctx && !isSameOriginWrite(request, options.admin.trustedOrigins, ctx.storeId))
       throw forbidden('Cross-site request refused (CSRF check failed)');
     return ctx;
   }
