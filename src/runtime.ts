@@ -21,11 +21,22 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(
-  config: Config,
-  logger: Logger,
-  options: { migrate: boolean; poolSize?: number },
-): Promise<Runtime> {
+/** A query or a connection wait this long without an answer makes the pool check the server answers. */
+const STALL_CHECK_MS = 2000;
+
+export interface RuntimeOptions {
+  migrate: boolean;
+  poolSize?: number;
+  /**
+   * The pool serves requests (`serve`) or background jobs (`worker`): each statement is limited to
+   * DATABASE_STATEMENT_TIMEOUT_MS, and a server that stops answering is detected within seconds
+   * (requests then fail with 503 until it answers again). Without it (CLI commands: seed, migrate)
+   * statements run as long as they need.
+   */
+  requestWork?: boolean;
+}
+
+export async function openRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   let embedded: EmbeddedCluster | undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -40,6 +51,22 @@ export async function openRuntime(
   }
   const appSecretGenerated = !config.appSecret;
   appSecretOf(config);
+  try {
+    if (options.migrate) {
+      // On a connection of their own, without the statement timeout of request work: a migration
+      // may rewrite a large table.
+      const migrations = openDatabase(url, { max: 1 });
+      try {
+        const { applied } = await migrateToLatest(migrations.db);
+        if (applied.length) logger.info({ applied }, 'migrations applied');
+      } finally {
+        await migrations.close();
+      }
+    }
+  } catch (error) {
+    await embedded?.release();
+    throw error;
+  }
   let closing = false;
   const database = openDatabase(url, {
     max: options.poolSize,
@@ -47,18 +74,20 @@ export async function openRuntime(
     onError: (error) => {
       if (!closing) logger.warn({ err: error }, 'database connection lost; it will be re-established');
     },
+    ...(options.requestWork
+      ? {
+          statementTimeoutMs: config.databaseStatementTimeoutMs,
+          stallCheckMs: STALL_CHECK_MS,
+          onAvailability: (available: boolean) => {
+            if (available) logger.info('the database answers again; requests are served');
+            else
+              logger.error(
+                'the database is not answering (no reply within seconds): requests fail with 503 until it answers again',
+              );
+          },
+        }
+      : {}),
   });
-  try {
-    if (options.migrate) {
-      const { applied } = await migrateToLatest(database.db);
-      if (applied.length) logger.info({ applied }, 'migrations applied');
-    }
-  } catch (error) {
-    closing = true;
-    await database.close();
-    await embedded?.release();
-    throw error;
-  }
 
   let rateLimitStore: RateLimitStore = new MemoryRateLimitStore();
   if (config.redisUrl) {

@@ -60,7 +60,7 @@ function shutdownOn(logger: Logger, steps: () => Promise<void>) {
  */
 export async function serve(config: Config, logger: Logger, options: ServeOptions): Promise<void> {
   const startedAt = performance.now();
-  const runtime = await openRuntime(config, logger, { migrate: true });
+  const runtime = await openRuntime(config, logger, { migrate: true, requestWork: true });
   let app: App | undefined;
   let worker: BackgroundWorker | undefined;
   const port = options.port ?? config.port;
@@ -131,7 +131,7 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
 
 /** `emporium worker`: the background worker alone (webhook deliveries), until SIGTERM. */
 export async function work(config: Config, logger: Logger): Promise<void> {
-  const runtime = await openRuntime(config, logger, { migrate: true, poolSize: 6 });
+  const runtime = await openRuntime(config, logger, { migrate: true, poolSize: 6, requestWork: true });
   warnAboutLocalAppSecret(runtime, logger);
   const worker = startBackgroundWorker({
     config,
