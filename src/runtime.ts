@@ -34,6 +34,12 @@ export interface RuntimeOptions {
    * statements run as long as they need.
    */
   requestWork?: boolean;
+  /**
+   * Long-running processes (`serve`, `worker`) on the embedded cluster: the cluster is watched and
+   * restarted when it dies (see EmbeddedCluster.supervise); this is called with one line when it
+   * cannot be, and should end the process.
+   */
+  onFatal?: (message: string) => void;
 }
 
 export async function openRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
@@ -68,7 +74,9 @@ export async function openRuntime(config: Config, logger: Logger, options: Runti
     throw error;
   }
   let closing = false;
-  const database = openDatabase(url, {
+  // The embedded cluster's address as it is now: a restarted cluster may listen on another port.
+  const cluster = embedded;
+  const database = openDatabase(cluster ? () => cluster.url : url, {
     max: options.poolSize,
     // Closing, the pool's last connections may still be ending when the cluster stops: not a loss.
     onError: (error) => {
@@ -88,6 +96,36 @@ export async function openRuntime(config: Config, logger: Logger, options: Runti
         }
       : {}),
   });
+
+  const onFatal = options.onFatal;
+  if (cluster && onFatal) {
+    cluster.supervise({
+      onLost: (pid) =>
+        logger.error({ pid }, `the embedded PostgreSQL (pid ${pid}) stopped unexpectedly; restarting it`),
+      onRetry: (error, attempt, retryInMs) =>
+        logger.warn(
+          { err: error, attempt, retryInMs },
+          `the embedded PostgreSQL could not be restarted (attempt ${attempt}); retrying in ${retryInMs} ms`,
+        ),
+      onRecovered: ({ pid, port, byThisProcess, ms }) =>
+        logger.info(
+          { pid, port, ms },
+          byThisProcess
+            ? `embedded PostgreSQL restarted on 127.0.0.1:${port} after ${ms} ms (crash recovery done)`
+            : `embedded PostgreSQL restarted by another Emporium process on 127.0.0.1:${port}; reconnected`,
+        ),
+      onGiveUp: (error) => {
+        // The reason: PostgreSQL's last FATAL line in the log tail (earlier ones are the crash itself).
+        const lines = error.message.split('\n');
+        const fatal = lines
+          .findLast((line) => /\b(FATAL|PANIC):/.test(line))
+          ?.replace(/^.*?\b(FATAL|PANIC):\s*/, '');
+        onFatal(
+          `the embedded PostgreSQL stopped and could not be restarted: ${fatal ?? lines[0]} (see ${config.dataDir}/postgres.log)`,
+        );
+      },
+    });
+  }
 
   let rateLimitStore: RateLimitStore = new MemoryRateLimitStore();
   if (config.redisUrl) {

@@ -25,6 +25,28 @@ function warnAboutLocalAppSecret(runtime: { appSecretGenerated: boolean }, logge
     );
 }
 
+/**
+ * For openRuntime's `onFatal` (the embedded cluster died and cannot be restarted): one fatal log line
+ * and one stderr line, then `steps` (at most 5 s) and exit 1, so a supervisor restarts the process.
+ */
+function exitOnFatal(logger: Logger, steps: () => Promise<void>) {
+  let exiting = false;
+  return (message: string) => {
+    if (exiting) return;
+    exiting = true;
+    logger.fatal(message);
+    process.stderr.write(`emporium: ${message}\n`);
+    setTimeout(() => process.exit(1), 5000).unref();
+    void steps()
+      .catch(() => {})
+      .finally(() => {
+        process.exitCode = 1;
+        // As on shutdown: let the logger's writes drain before the exit.
+        setTimeout(() => process.exit(1), 500);
+      });
+  };
+}
+
 function shutdownOn(logger: Logger, steps: () => Promise<void>) {
   let stopping = false;
   const stop = async (signal: string) => {
@@ -60,9 +82,17 @@ function shutdownOn(logger: Logger, steps: () => Promise<void>) {
  */
 export async function serve(config: Config, logger: Logger, options: ServeOptions): Promise<void> {
   const startedAt = performance.now();
-  const runtime = await openRuntime(config, logger, { migrate: true, requestWork: true });
   let app: App | undefined;
   let worker: BackgroundWorker | undefined;
+  const runtime = await openRuntime(config, logger, {
+    migrate: true,
+    requestWork: true,
+    onFatal: exitOnFatal(logger, async () => {
+      await app?.server.close();
+      await worker?.stop();
+      await runtime.close();
+    }),
+  });
   const port = options.port ?? config.port;
   try {
     warnAboutLocalAppSecret(runtime, logger);
@@ -131,16 +161,26 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
 
 /** `emporium worker`: the background worker alone (webhook deliveries), until SIGTERM. */
 export async function work(config: Config, logger: Logger): Promise<void> {
-  const runtime = await openRuntime(config, logger, { migrate: true, poolSize: 6, requestWork: true });
+  let worker: BackgroundWorker | undefined;
+  const runtime = await openRuntime(config, logger, {
+    migrate: true,
+    poolSize: 6,
+    requestWork: true,
+    onFatal: exitOnFatal(logger, async () => {
+      await worker?.stop();
+      await runtime.close();
+    }),
+  });
   warnAboutLocalAppSecret(runtime, logger);
-  const worker = startBackgroundWorker({
+  const started = startBackgroundWorker({
     config,
     db: runtime.database.db,
     pool: runtime.database.pool,
     logger,
   });
+  worker = started;
   shutdownOn(logger, async () => {
-    await worker.stop();
+    await started.stop();
     await runtime.close();
   });
 }
