@@ -15,8 +15,8 @@ import {
 } from '../helpers/processes.js';
 
 /**
- * The embedded cluster dies under a running server (kill -9 of the postmaster, its backends left to
- * notice by themselves): the server restarts it (PostgreSQL crash recovery) and is ready again within
+ * The embedded cluster dies under a running server (kill -9 of the postmaster; its backends left to
+ * notice by themselves, one of them unable to, so it lingers): the server restarts it (PostgreSQL crash recovery) and is ready again within
  * seconds, with every order it acknowledged before the crash; a second Emporium process on the same
  * DATA_DIR (a worker) follows the restarted cluster. When the cluster cannot be restarted, the server
  * exits 1 with one clear line instead of answering 503 for ever. The real server runs the cluster with
@@ -90,6 +90,12 @@ describe.runIf(embedded)('the embedded cluster dies under a running server', () 
       const old = postmaster(dataDir);
       expect(old && isAlive(old.pid)).toBe(true);
       const beforeKill = acknowledged.length;
+      // One backend cannot notice its postmaster's death (stopped): it keeps the old shared memory
+      // attached, which makes PostgreSQL refuse to start until it is gone.
+      const backends = clusterPids(dataDir).filter((pid) => pid !== old?.pid);
+      const stuck = backends[0] ?? 0;
+      expect(stuck).toBeGreaterThan(0);
+      process.kill(stuck, 'SIGSTOP');
       process.kill(old?.pid ?? 0, 'SIGKILL');
       const killedAt = performance.now();
       const acknowledgedAtKill = [...acknowledged];
@@ -138,6 +144,8 @@ describe.runIf(embedded)('the embedded cluster dies under a running server', () 
       expect(acknowledgedAtKill.length).toBeGreaterThanOrEqual(50);
 
       // The log says what happened; PostgreSQL replayed its WAL.
+      expect(clusterPids(dataDir)).not.toContain(stuck); // the lingering backend was cleared away
+      expect(`${server.stdout}${worker.stdout}`).toContain('orphaned PostgreSQL process');
       const messages = server.logLines().map((l) => l.msg);
       expect(messages.some((m) => m.includes('stopped unexpectedly'))).toBe(true);
       expect(messages.some((m) => m.startsWith('embedded PostgreSQL restarted'))).toBe(true);
