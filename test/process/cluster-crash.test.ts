@@ -128,6 +128,15 @@ describe.runIf(embedded)('the embedded cluster dies under a running server', () 
       console.log(
         `kill -9 of the postmaster ${old?.pid}: /readyz 503 from ${unreadyMs} ms, 200 again ${readyMs} ms after the kill (new postmaster ${cluster?.pid}); ${beforeKill} orders acknowledged before the kill, ${acknowledged.length} in all, ${refused.length} refused (${[...new Set(refused)].join(', ')}); readyz answers seen: ${[...statuses].join(', ')}`,
       );
+      for (const [name, text] of [
+        ['server', server.stdout],
+        ['worker', worker.stdout],
+      ]) {
+        for (const line of text.split('\n').filter((l) => l.includes('PostgreSQL') && l.startsWith('{'))) {
+          const { time, msg } = JSON.parse(line) as { time: number; msg: string };
+          console.log(`  ${name} ${new Date(time).toISOString().slice(11, 23)} ${msg.split('\n')[0]}`);
+        }
+      }
       expect(readyMs).toBeGreaterThan(0);
       expect(readyMs).toBeLessThan(10_000);
       expect(cluster?.pid).not.toBe(old?.pid);
