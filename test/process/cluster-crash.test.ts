@@ -128,10 +128,11 @@ describe.runIf(embedded)('the embedded cluster dies under a running server', () 
       console.log(
         `kill -9 of the postmaster ${old?.pid}: /readyz 503 from ${unreadyMs} ms, 200 again ${readyMs} ms after the kill (new postmaster ${cluster?.pid}); ${beforeKill} orders acknowledged before the kill, ${acknowledged.length} in all, ${refused.length} refused (${[...new Set(refused)].join(', ')}); readyz answers seen: ${[...statuses].join(', ')}`,
       );
-      for (const [name, text] of [
+      const outputs: [string, string][] = [
         ['server', server.stdout],
         ['worker', worker.stdout],
-      ]) {
+      ];
+      for (const [name, text] of outputs) {
         for (const line of text.split('\n').filter((l) => l.includes('PostgreSQL') && l.startsWith('{'))) {
           const { time, msg } = JSON.parse(line) as { time: number; msg: string };
           console.log(`  ${name} ${new Date(time).toISOString().slice(11, 23)} ${msg.split('\n')[0]}`);
