@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       allowPrivateUrls: false,
       logLevel: 'info',
       production: false,
+      databaseStatementTimeoutMs: 10_000,
     });
   });
 
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       WEBHOOK_RETRY_SCHEDULE: '1, 2,3',
       WEBHOOK_TIMEOUT_MS: '2500',
       WEBHOOK_DISABLE_AFTER_HOURS: '1',
+      DATABASE_STATEMENT_TIMEOUT_MS: '0',
       ALLOW_PRIVATE_URLS: 'TRUE',
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
       webhookRetrySchedule: [1, 2, 3],
       webhookTimeoutMs: 2500,
       webhookDisableAfterHours: 1,
+      databaseStatementTimeoutMs: 0,
       allowPrivateUrls: true,
       logLevel: 'debug',
       production: true,

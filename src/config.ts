@@ -9,6 +9,11 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL's statement_timeout for the statements of `serve` and
+   * `worker` (0: none). CLI bulk commands (seed) and migrations run without one.
+   */
+  databaseStatementTimeoutMs: number;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   /** Sender of outgoing e-mail: MAIL_FROM, else `Emporium <no-reply@PUBLIC_URL's host name>`. */
@@ -301,6 +306,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicUrl,
     dataDir: path.resolve(value(env, 'DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 0, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: mailbox(env, 'MAIL_FROM') ?? `Emporium <no-reply@${new URL(publicUrl).hostname}>`,

@@ -5,6 +5,9 @@ import type { Db } from './db/database.js';
 import { unavailable } from './http/errors.js';
 import type { Metrics } from './metrics.js';
 
+/** How long /readyz waits for the database's answer before it answers 503. */
+const READY_TIMEOUT_MS = 1500;
+
 /** /healthz, /readyz, /metrics and /openapi.json. */
 export const operationsRoutes: FastifyPluginAsyncTypebox<{ db: Db; metrics: Metrics }> = async (
   app,
@@ -28,11 +31,19 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{ db: Db; metrics: Metr
       },
     },
     async () => {
-      try {
-        await sql`SELECT 1`.execute(db);
-      } catch {
-        throw unavailable();
-      }
+      // Answered within READY_TIMEOUT_MS either way: a probe that waits on a silent database would
+      // itself hang, and the load balancer's check with it.
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS);
+      });
+      const answered = sql`SELECT 1`.execute(db).then(
+        () => true,
+        () => false,
+      );
+      const ready = await Promise.race([answered, silent]);
+      clearTimeout(timer);
+      if (!ready) throw unavailable();
       return { status: 'ready' };
     },
   );

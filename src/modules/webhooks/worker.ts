@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
+import { inLongTransaction } from '../../platform/db/transaction.js';
 import { newId } from '../../platform/ids.js';
 import type { SafeFetch } from '../../platform/net/safe-fetch.js';
 import { EVENTS_CHANNEL } from '../../platform/outbox.js';
@@ -280,7 +281,8 @@ export function createWebhookWorker(options: WorkerOptions) {
     if (now - lastPrune < 3600_000) return;
     lastPrune = now;
     const before = new Date(now - (options.retentionDays ?? 30) * 86_400_000);
-    const removed = await repo.pruneOlderThan(db, before);
+    // Background work that may take long on a large log: not bound by the requests' statement timeout.
+    const removed = await inLongTransaction(db, (tx) => repo.pruneOlderThan(tx, before));
     if (removed.attempts || removed.deliveries || removed.events) logger.info(removed, 'webhook log pruned');
   }
 
