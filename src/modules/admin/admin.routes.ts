@@ -123,6 +123,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'adminLogin',
+        security: [],
         summary: 'Sign in to the dashboard (sets the emporium_admin cookie)',
         description: 'At most 10 attempts per e-mail and 50 per client IP per 15 minutes.',
         body: Type.Object(
@@ -161,7 +163,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
     route.post(
       '/auth/logout',
-      { schema: { tags, summary: 'Sign out', response: { 204: Type.Null() } } },
+      { schema: { tags, operationId: 'adminLogout', summary: 'Sign out', response: { 204: Type.Null() } } },
       async (request, reply) => {
         const token = readCookie(request.headers.cookie, ADMIN_COOKIE);
         if (token) await admin.logout(token);
@@ -172,7 +174,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
     route.get(
       '/me',
-      { schema: { tags, summary: 'The signed-in user and store', response: { 200: DataEnvelope(Session) } } },
+      {
+        schema: {
+          tags,
+          operationId: 'getAdminSession',
+          summary: 'The signed-in user and store',
+          response: { 200: DataEnvelope(Session) },
+        },
+      },
       async (request) => {
         const me = await admin.me(request.ctx);
         return {
@@ -187,7 +196,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
     route.get(
       '/store',
-      { schema: { tags, summary: 'Store settings', response: { 200: DataEnvelope(StoreSettings) } } },
+      {
+        schema: {
+          tags,
+          operationId: 'getStoreSettings',
+          summary: 'Store settings',
+          response: { 200: DataEnvelope(StoreSettings) },
+        },
+      },
       async (request) => ({ data: storeSettings(await stores.getStore(request.ctx.storeId)) }),
     );
 
@@ -196,6 +212,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       {
         schema: {
           tags,
+          operationId: 'updateStoreSettings',
           summary: 'Change store settings (profile, colours, currency, timezone, shipping, tax, low stock)',
           body: StoreSettingsBody,
           response: { 200: DataEnvelope(StoreSettings) },
@@ -236,6 +253,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       {
         schema: {
           tags,
+          operationId: 'listApiKeys',
           summary: 'API keys of the store',
           response: { 200: DataEnvelope(Type.Array(ApiKey)) },
         },
@@ -258,6 +276,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       {
         schema: {
           tags,
+          operationId: 'createApiKey',
           summary: 'Create an API key (the secret is shown only in this answer)',
           body: Type.Object(
             {
@@ -291,7 +310,15 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
     route.delete(
       '/api-keys/:id',
-      { schema: { tags, summary: 'Revoke an API key', params: IdParams, response: { 204: Type.Null() } } },
+      {
+        schema: {
+          tags,
+          operationId: 'revokeApiKey',
+          summary: 'Revoke an API key',
+          params: IdParams,
+          response: { 204: Type.Null() },
+        },
+      },
       async (request, reply) => {
         await stores.revokeApiKey(request.ctx.storeId, request.params.id);
         return reply.code(204).send(null);

@@ -15,6 +15,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:read' },
       schema: {
         tags: ['Categories'],
+        operationId: 'listCategories',
         summary: 'List categories (by position, then name)',
         querystring: CategoryListQuery,
         response: { 200: ListEnvelope(Category) },
@@ -36,6 +37,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:write' },
       schema: {
         tags: ['Categories'],
+        operationId: 'createCategory',
         summary: 'Create a category',
         body: CategoryCreateBody,
         response: { 201: DataEnvelope(Category) },
@@ -51,6 +53,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:read' },
       schema: {
         tags: ['Categories'],
+        operationId: 'getCategory',
         summary: 'Get a category',
         params: IdParams,
         response: { 200: DataEnvelope(Category) },
@@ -65,6 +68,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:write' },
       schema: {
         tags: ['Categories'],
+        operationId: 'updateCategory',
         summary: 'Update a category',
         params: IdParams,
         body: CategoryUpdateBody,
@@ -82,6 +86,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:write' },
       schema: {
         tags: ['Categories'],
+        operationId: 'deleteCategory',
         summary: 'Delete a category (its products stay; sub-categories move to the top level)',
         params: IdParams,
         response: { 204: Type.Null() },

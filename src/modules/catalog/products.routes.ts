@@ -14,6 +14,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
       config: { scope: 'products:read' },
       schema: {
         tags: ['Products'],
+        operationId: 'listProducts',
         summary: 'List products, newest first',
         querystring: ProductListQuery,
         response: { 200: ListEnvelope(Product) },
@@ -33,6 +34,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
       config: { scope: 'products:write', idempotent: true },
       schema: {
         tags: ['Products'],
+        operationId: 'createProduct',
         summary: 'Create a product (optionally re-hosting its images as WebP)',
         description:
           'With `download_images: true` every image is fetched (15 s, 20 MiB, image types only), converted to WebP and stored; if any fails, nothing is created (400 naming the URL). Items with `media_type: "video"` are kept as given.',
@@ -52,6 +54,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
       config: { scope: 'products:read' },
       schema: {
         tags: ['Products'],
+        operationId: 'getProduct',
         summary: 'Get a product',
         params: IdParams,
         response: { 200: DataEnvelope(Product) },
@@ -66,6 +69,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
       config: { scope: 'products:write' },
       schema: {
         tags: ['Products'],
+        operationId: 'updateProduct',
         summary: 'Update a product',
         description:
           '`images` replaces the whole media list (same download rules as create). `variants` replaces the variant list: items with an `id` update that variant, items without one are added, variants left out are deleted.',
@@ -83,6 +87,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
       config: { scope: 'products:write' },
       schema: {
         tags: ['Products'],
+        operationId: 'deleteProduct',
         summary: 'Delete a product',
         params: IdParams,
         response: { 204: Type.Null() },

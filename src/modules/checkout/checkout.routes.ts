@@ -36,6 +36,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
     {
       schema: {
         tags: ['Checkout'],
+        operationId: 'quoteCheckout',
+        security: [],
         summary: 'Price a cart (subtotal, discount, shipping, tax, total); creates nothing',
         params: SlugParams,
         body: CheckoutBody,
@@ -51,6 +53,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
       config: { idempotent: true },
       schema: {
         tags: ['Checkout'],
+        operationId: 'checkout',
+        security: [],
         summary: 'Place an order',
         description:
           'One transaction: stock is taken atomically (409 insufficient_stock when short), the coupon use is counted, the payment is taken. `manual` leaves the order pending and unpaid; `test_card` with `tok_visa` pays it, `tok_decline` is 402 and nothing is created. Honours `Idempotency-Key`.',

@@ -22,6 +22,8 @@ export const customerAuthRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'requestLoginCode',
+        security: [],
         summary: 'E-mail a 6-digit login code (answers the same whether or not the e-mail is known)',
         description:
           'The code is valid 10 minutes and allows 5 wrong tries. At most 5 codes per e-mail and 30 requests per client IP per 15 minutes (429).',
@@ -42,6 +44,8 @@ export const customerAuthRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'verifyLoginCode',
+        security: [],
         summary: 'Exchange the code for a session (cookie `emporium_session` and a Bearer token)',
         description:
           'A wrong or expired code is 401; after 5 wrong tries the code is dead. At most 60 verifications per client IP per 15 minutes.',
@@ -84,7 +88,12 @@ export const customerLogoutRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/logout',
     {
-      schema: { tags: ['Customer account'], summary: 'End this session', response: { 204: Type.Null() } },
+      schema: {
+        tags: ['Customer account'],
+        operationId: 'customerLogout',
+        summary: 'End this session',
+        response: { 204: Type.Null() },
+      },
     },
     async (request, reply) => {
       if (request.sessionToken) await accounts.logout(request.sessionToken);

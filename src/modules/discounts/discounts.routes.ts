@@ -14,6 +14,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
       config: { scope: 'discounts:read' },
       schema: {
         tags: ['Discounts'],
+        operationId: 'listDiscounts',
         summary: 'List discounts, newest first',
         querystring: DiscountListQuery,
         response: { 200: ListEnvelope(Discount) },
@@ -33,6 +34,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
       config: { scope: 'discounts:write', idempotent: true },
       schema: {
         tags: ['Discounts'],
+        operationId: 'createDiscount',
         summary: 'Create a discount (a coupon code, or automatic when code is null)',
         description:
           'Codes are unique per store, case-insensitive (409 conflict otherwise). `product_ids` and `category_ids` limit the discount to those products (empty: the whole cart). Honours `Idempotency-Key`.',
@@ -50,6 +52,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
       config: { scope: 'discounts:read' },
       schema: {
         tags: ['Discounts'],
+        operationId: 'getDiscount',
         summary: 'Get a discount',
         params: IdParams,
         response: { 200: DataEnvelope(Discount) },
@@ -64,6 +67,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
       config: { scope: 'discounts:write' },
       schema: {
         tags: ['Discounts'],
+        operationId: 'updateDiscount',
         summary: 'Update a discount',
         description:
           'Changing `type` to percentage or fixed_amount requires a `value`. `product_ids` and `category_ids` replace the lists. `usage_count` is read-only.',
@@ -81,6 +85,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
       config: { scope: 'discounts:write' },
       schema: {
         tags: ['Discounts'],
+        operationId: 'deleteDiscount',
         summary: 'Delete a discount (orders keep their coupon code and amounts)',
         params: IdParams,
         response: { 204: Type.Null() },

@@ -20,6 +20,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { scope: 'inventory:read' },
       schema: {
         tags: ['Inventory'],
+        operationId: 'getInventory',
         summary: 'Stock level of a product (with its variants) or of a variant',
         params: IdParams,
         querystring: InventoryQuery,
@@ -37,6 +38,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { scope: 'inventory:write' },
       schema: {
         tags: ['Inventory'],
+        operationId: 'adjustInventory',
         summary: 'Adjust a stock level by a delta, atomically',
         description:
           'Applies `adjustment` atomically (concurrent adjustments never lose an update). Tracked stock cannot go below zero (409 insufficient_stock). A product with variants is adjusted through its variants; its level is their sum.',
@@ -60,6 +62,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { scope: 'inventory:read' },
       schema: {
         tags: ['Inventory'],
+        operationId: 'listInventoryAdjustments',
         summary: "History of a product's stock changes (the product and its variants), newest first",
         params: IdParams,
         querystring: Type.Object({ limit: pageQuery({ defaultLimit: 50 }).limit }),

@@ -60,6 +60,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:read' },
       schema: {
         tags: ['Orders'],
+        operationId: 'listOrders',
         summary: 'List orders, newest (highest number) first',
         querystring: OrderListQuery,
         response: { 200: ListEnvelope(OrderSummary) },
@@ -87,6 +88,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write', idempotent: true },
       schema: {
         tags: ['Orders'],
+        operationId: 'createOrder',
         summary: 'Create a manual or imported order (stock and discounts as at checkout)',
         body: OrderCreateBody,
         response: { 201: Data },
@@ -117,7 +119,13 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
     '/orders/:id',
     {
       config: { scope: 'orders:read' },
-      schema: { tags: ['Orders'], summary: 'Get an order', params: IdParams, response: { 200: Data } },
+      schema: {
+        tags: ['Orders'],
+        operationId: 'getOrder',
+        summary: 'Get an order',
+        params: IdParams,
+        response: { 200: Data },
+      },
     },
     async (request) => ({ data: orderForMerchant(await orders.get(request.ctx, request.params.id)) }),
   );
@@ -128,6 +136,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'updateOrder',
         summary: 'Update status, notes or shipping address',
         description:
           'A status change follows the order life cycle: `processing` from pending collects the balance (mark-paid), `completed` fulfils, `cancelled` cancels with restock, `on_hold` pauses and leaving it returns to the paused status. Any other change is 409.',
@@ -147,6 +156,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'editOrderItems',
         summary: 'Change, add or remove line items of an unfulfilled order',
         description:
           'One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount, shipping and tax frozen, and the payment status follows the balance. Fulfilled or cancelled orders: 409.',
@@ -173,6 +183,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'fulfillOrder',
         summary: 'Fulfil a paid order, with optional tracking',
         params: IdParams,
         body: Type.Optional(FulfillBody),
@@ -190,6 +201,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'cancelOrder',
         summary: 'Cancel an order that is not fulfilled (restocks by default)',
         params: IdParams,
         body: Type.Optional(CancelBody),
@@ -207,6 +219,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'markOrderPaid',
         summary: 'Record a payment: the balance due by default',
         params: IdParams,
         body: Type.Optional(MarkPaidBody),
