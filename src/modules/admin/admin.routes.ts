@@ -157,7 +157,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     installMerchantAuth(signedIn as unknown as FastifyInstance, {
       ...merchantAuth,
       // API keys do not open the dashboard API: only the dashboard's own session does.
-      resolveApiKey: async () => undefined,
+      resolveApiKey: undefined,
     });
     const route = signedIn.withTypeProvider<import('@fastify/type-provider-typebox').TypeBoxTypeProvider>();
 

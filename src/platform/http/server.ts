@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { ErrorBody } from './envelopes.js';
+import { installStandardErrorResponses } from './error-responses.js';
 import { installErrorHandling, replyWithError, unavailable } from './errors.js';
 import { requestIdFor } from './request-id.js';
 import { installValidation } from './validation.js';
@@ -49,4 +50,5 @@ function installPlatform(server: FastifyInstance): void {
   installValidation(server);
   installErrorHandling(server);
   server.addSchema(ErrorBody);
+  installStandardErrorResponses(server);
 }
