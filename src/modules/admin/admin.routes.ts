@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { readCookie, sessionCookieHeader } from '../../platform/http/cookies.js';
 import { DataEnvelope, IdParams, Nullable } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { invalidRequest } from '../../platform/http/errors.js';
 import {
   ADMIN_COOKIE,
@@ -137,7 +138,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
           },
           { additionalProperties: false },
         ),
-        response: { 200: DataEnvelope(Session) },
+        response: { 200: DataEnvelope(Session), ...errorResponses(401, 403, 429) },
       },
     },
     async (request, reply) => {
@@ -215,7 +216,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
           operationId: 'updateStoreSettings',
           summary: 'Change store settings (profile, colours, currency, timezone, shipping, tax, low stock)',
           body: StoreSettingsBody,
-          response: { 200: DataEnvelope(StoreSettings) },
+          response: { 200: DataEnvelope(StoreSettings), ...errorResponses(409) },
         },
       },
       async (request) => {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { Category, CategoryCreateBody, CategoryListQuery, CategoryUpdateBody } from './catalog.schemas.js';
 import { categoryForMerchant } from './catalog.serializers.js';
 import type { CategoriesService } from './categories.service.js';
@@ -40,7 +41,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
         operationId: 'createCategory',
         summary: 'Create a category',
         body: CategoryCreateBody,
-        response: { 201: DataEnvelope(Category) },
+        response: { 201: DataEnvelope(Category), ...errorResponses(409) },
       },
     },
     async (request, reply) =>
@@ -72,7 +73,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
         summary: 'Update a category',
         params: IdParams,
         body: CategoryUpdateBody,
-        response: { 200: DataEnvelope(Category) },
+        response: { 200: DataEnvelope(Category), ...errorResponses(409) },
       },
     },
     async (request) => ({

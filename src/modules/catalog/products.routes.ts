@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { Product, ProductCreateBody, ProductListQuery, ProductUpdateBody } from './catalog.schemas.js';
 import type { ProductsService } from './products.service.js';
 
@@ -39,7 +40,10 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
         description:
           'With `download_images: true` every image is fetched (15 s, 20 MiB, image types only), converted to WebP and stored; if any fails, nothing is created (400 naming the URL). Items with `media_type: "video"` are kept as given.',
         body: ProductCreateBody,
-        response: { 201: Type.Object({ success: Type.Literal(true), data: Product }) },
+        response: {
+          201: Type.Object({ success: Type.Literal(true), data: Product }),
+          ...errorResponses(409),
+        },
       },
     },
     async (request, reply) => {
@@ -75,7 +79,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
           '`images` replaces the whole media list (same download rules as create). `variants` replaces the variant list: items with an `id` update that variant, items without one are added, variants left out are deleted.',
         params: IdParams,
         body: ProductUpdateBody,
-        response: { 200: DataEnvelope(Product) },
+        response: { 200: DataEnvelope(Product), ...errorResponses(409) },
       },
     },
     async (request) => ({ data: await products.update(request.ctx, request.params.id, request.body) }),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { clearedSessionCookie, sessionCookie } from '../../platform/http/customer-auth.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { CustomerProfile, profileForCustomer } from '../customers/index.js';
 import { SlugParams } from '../storefront/index.js';
 import type { StoresService } from '../stores/index.js';
@@ -29,7 +30,7 @@ export const customerAuthRoutes: FastifyPluginAsyncTypebox<{
           'The code is valid 10 minutes and allows 5 wrong tries. At most 5 codes per e-mail and 30 requests per client IP per 15 minutes (429).',
         params: SlugParams,
         body: Type.Object({ email: Email }, { additionalProperties: false }),
-        response: { 202: DataEnvelope(Type.Object({ sent: Type.Literal(true) })) },
+        response: { 202: DataEnvelope(Type.Object({ sent: Type.Literal(true) })), ...errorResponses(429) },
       },
     },
     async (request, reply) => {
@@ -62,6 +63,7 @@ export const customerAuthRoutes: FastifyPluginAsyncTypebox<{
               customer: CustomerProfile,
             }),
           ),
+          ...errorResponses(401, 429),
         },
       },
     },

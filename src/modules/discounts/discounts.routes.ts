@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { Discount, DiscountCreateBody, DiscountListQuery, DiscountUpdateBody } from './discounts.schemas.js';
 import type { DiscountsService } from './discounts.service.js';
 
@@ -39,7 +40,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
         description:
           'Codes are unique per store, case-insensitive (409 conflict otherwise). `product_ids` and `category_ids` limit the discount to those products (empty: the whole cart). Honours `Idempotency-Key`.',
         body: DiscountCreateBody,
-        response: { 201: DataEnvelope(Discount) },
+        response: { 201: DataEnvelope(Discount), ...errorResponses(409) },
       },
     },
     async (request, reply) =>
@@ -73,7 +74,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
           'Changing `type` to percentage or fixed_amount requires a `value`. `product_ids` and `category_ids` replace the lists. `usage_count` is read-only.',
         params: IdParams,
         body: DiscountUpdateBody,
-        response: { 200: DataEnvelope(Discount) },
+        response: { 200: DataEnvelope(Discount), ...errorResponses(409) },
       },
     },
     async (request) => ({ data: await discounts.update(request.ctx, request.params.id, request.body) }),

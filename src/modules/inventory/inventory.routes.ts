@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, pageQuery } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import {
   InventoryAdjustmentBody,
   InventoryAdjustmentRecord,
@@ -44,7 +45,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
           'Applies `adjustment` atomically (concurrent adjustments never lose an update). Tracked stock cannot go below zero (409 insufficient_stock). A product with variants is adjusted through its variants; its level is their sum.',
         params: IdParams,
         body: InventoryAdjustmentBody,
-        response: { 200: DataEnvelope(InventoryAdjustmentResult) },
+        response: { 200: DataEnvelope(InventoryAdjustmentResult), ...errorResponses(409) },
       },
     },
     async (request) => ({

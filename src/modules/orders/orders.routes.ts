@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { parseMoney } from '../../platform/http/money-input.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import type { StoresService } from '../stores/index.js';
@@ -91,7 +92,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
         operationId: 'createOrder',
         summary: 'Create a manual or imported order (stock and discounts as at checkout)',
         body: OrderCreateBody,
-        response: { 201: Data },
+        response: { 201: Data, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -142,7 +143,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
           'A status change follows the order life cycle: `processing` from pending collects the balance (mark-paid), `completed` fulfils, `cancelled` cancels with restock, `on_hold` pauses and leaving it returns to the paused status. Any other change is 409.',
         params: IdParams,
         body: OrderUpdateBody,
-        response: { 200: Data },
+        response: { 200: Data, ...errorResponses(409) },
       },
     },
     async (request) => ({
@@ -162,7 +163,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
           'One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount, shipping and tax frozen, and the payment status follows the balance. Fulfilled or cancelled orders: 409.',
         params: IdParams,
         body: EditItemsBody,
-        response: { 200: DataEnvelope(EditItemsResult) },
+        response: { 200: DataEnvelope(EditItemsResult), ...errorResponses(409) },
       },
     },
     async (request) => {
@@ -187,7 +188,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
         summary: 'Fulfil a paid order, with optional tracking',
         params: IdParams,
         body: Type.Optional(FulfillBody),
-        response: { 200: Data },
+        response: { 200: Data, ...errorResponses(409) },
       },
     },
     async (request) => ({
@@ -205,7 +206,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
         summary: 'Cancel an order that is not fulfilled (restocks by default)',
         params: IdParams,
         body: Type.Optional(CancelBody),
-        response: { 200: Data },
+        response: { 200: Data, ...errorResponses(409) },
       },
     },
     async (request) => ({
@@ -223,7 +224,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
         summary: 'Record a payment: the balance due by default',
         params: IdParams,
         body: Type.Optional(MarkPaidBody),
-        response: { 200: Data },
+        response: { 200: Data, ...errorResponses(409) },
       },
     },
     async (request) => {

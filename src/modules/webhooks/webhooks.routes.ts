@@ -8,6 +8,7 @@ import {
   PageQuery,
   pageOf,
 } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import {
   DeliveryAttempt,
   DeliveryListQuery,
@@ -185,7 +186,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         operationId: 'retryWebhookDelivery',
         summary: 'Send a delivery again now',
         params: DeliveryParams,
-        response: { 200: DataEnvelope(DeliveryAttempt) },
+        response: { 200: DataEnvelope(DeliveryAttempt), ...errorResponses(409) },
       },
     },
     async (request) => ({
