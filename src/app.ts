@@ -117,6 +117,25 @@ const DOCS_CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
+/**
+ * The `servers` entry of the OpenAPI document: PUBLIC_URL, the address clients use. A local
+ * development address (the default `http://localhost:PORT`) names nothing to whoever reads a
+ * published document or generates a client from it, so it becomes `/`: relative to where the
+ * document is served, which is that same server when it comes from /openapi.json.
+ */
+export function documentServer(publicUrl: string): { url: string; description: string } {
+  const host = new URL(publicUrl).hostname;
+  const local =
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\./.test(host) ||
+    host === '[::1]' ||
+    host === '0.0.0.0';
+  return local
+    ? { url: '/', description: 'The server that serves this document' }
+    : { url: publicUrl, description: 'This deployment (PUBLIC_URL)' };
+}
+
 /** The composition root: platform plugins first, then each module's routes, listed explicitly. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
@@ -225,8 +244,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         version: '1.0.0',
         description:
           'Merchant REST API (`/api/v1`, header `X-API-Key`), storefront, customer and mobile endpoints of Emporium.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
-      servers: [{ url: config.publicUrl }],
+      servers: [documentServer(config.publicUrl)],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

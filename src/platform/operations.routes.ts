@@ -17,7 +17,15 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{ db: Db; metrics: Metr
 
   app.get(
     '/healthz',
-    { schema: { tags: ['Operations'], summary: 'The process is alive', response: { 200: Status } } },
+    {
+      schema: {
+        tags: ['Operations'],
+        operationId: 'getHealth',
+        security: [],
+        summary: 'The process is alive',
+        response: { 200: Status },
+      },
+    },
     async () => ({ status: 'ok' }),
   );
 
@@ -26,6 +34,8 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{ db: Db; metrics: Metr
     {
       schema: {
         tags: ['Operations'],
+        operationId: 'getReadiness',
+        security: [],
         summary: 'The database is reachable',
         response: { 200: Status, 503: { $ref: 'ErrorBody#' } },
       },
@@ -48,10 +58,14 @@ export const operationsRoutes: FastifyPluginAsyncTypebox<{ db: Db; metrics: Metr
     },
   );
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type(metrics.registry.contentType);
-    return metrics.registry.metrics();
-  });
+  app.get(
+    '/metrics',
+    { schema: { operationId: 'getMetrics', security: [], hide: true } },
+    async (_request, reply) => {
+      reply.type(metrics.registry.contentType);
+      return metrics.registry.metrics();
+    },
+  );
 
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readCookie, sessionCookieHeader } from './cookies.js';
+import { errorResponses } from './error-responses.js';
 import { forbidden, unauthorized } from './errors.js';
 import { isSameOriginWrite, type TrustedOrigins } from './same-origin.js';
 
@@ -34,13 +35,14 @@ export function clearedSessionCookie(secure: boolean): string {
  */
 export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthOptions): void {
   app.addHook('onRoute', (route) => {
+    const write = [route.method].flat().some((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));
     route.schema = {
       ...route.schema,
       security: [{ customerSession: [] }, { customerBearer: [] }],
       response: {
+        // 403: a cookie-authenticated write from another origin (reads are never refused).
+        ...errorResponses(401, ...(write ? [403 as const] : [])),
         ...(route.schema?.response as object),
-        401: { $ref: 'ErrorBody#' },
-        403: { $ref: 'ErrorBody#' },
       },
     } as typeof route.schema;
   });

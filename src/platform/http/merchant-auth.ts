@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestContext } from './context.js';
 import { readCookie } from './cookies.js';
+import { errorResponses } from './error-responses.js';
 import { forbidden, rateLimited, unauthorized } from './errors.js';
 import type { RateLimitStore } from './rate-limit.js';
 import { isSameOriginWrite, type TrustedOrigins } from './same-origin.js';
@@ -9,7 +10,8 @@ import { isSameOriginWrite, type TrustedOrigins } from './same-origin.js';
 export type ApiKeyResolver = (rawKey: string) => Promise<RequestContext | undefined>;
 
 export interface MerchantAuthOptions {
-  resolveApiKey: ApiKeyResolver;
+  /** Absent: API keys open nothing here, only the dashboard's session does (/api/admin). */
+  resolveApiKey?: ApiKeyResolver;
   rateLimit: { store: RateLimitStore; perMinute: number };
   /** The dashboard's session (cookie `emporium_admin`): every scope of its store. */
   admin?: {
@@ -38,22 +40,25 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
     return ctx;
   }
 
+  // Documented from the options, so the document says exactly what this guard accepts and answers.
+  const security: Record<string, string[]>[] = [
+    ...(options.resolveApiKey ? [{ apiKey: [] }] : []),
+    ...(options.admin ? [{ adminSession: [] }] : []),
+  ];
   app.addHook('onRoute', (route) => {
     const scope = route.config?.scope;
+    const write = [route.method].flat().some((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));
     route.schema = {
       ...route.schema,
-      security: [{ apiKey: [] }],
+      security,
       ...(scope ? { 'x-required-scope': scope } : {}),
       description: [route.schema?.description, scope ? `Requires the \`${scope}\` scope.` : undefined]
         .filter(Boolean)
         .join('\n\n'),
       response: {
+        // 403: a key without the scope; a dashboard write failing the same-origin check.
+        ...errorResponses(401, ...(scope || (write && options.admin) ? [403 as const] : []), 429),
         ...(route.schema?.response as object),
-        400: { $ref: 'ErrorBody#' },
-        401: { $ref: 'ErrorBody#' },
-        403: { $ref: 'ErrorBody#' },
-        404: { $ref: 'ErrorBody#' },
-        429: { $ref: 'ErrorBody#' },
       },
     } as typeof route.schema;
   });
@@ -61,7 +66,7 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['x-api-key'];
     const raw = Array.isArray(header) ? header[0] : header;
-    const ctx = raw ? await options.resolveApiKey(raw) : await adminContext(request);
+    const ctx = raw ? await options.resolveApiKey?.(raw) : await adminContext(request);
     if (!ctx)
       throw unauthorized(raw ? 'The API key is invalid or revoked' : 'The X-API-Key header is missing');
     const scope = request.routeOptions.config.scope;

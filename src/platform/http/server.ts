@@ -4,6 +4,7 @@ import type { HttpLimits } from '../../config.js';
 import { handleClientError, rememberRequestId } from './client-errors.js';
 import { installConnectionLimits } from './connection-limits.js';
 import { ErrorBody } from './envelopes.js';
+import { installStandardErrorResponses } from './error-responses.js';
 import { installErrorHandling, invalidRequest, replyWithError, unavailable } from './errors.js';
 import { requestIdFor } from './request-id.js';
 import { installRequestLog } from './request-log.js';
@@ -95,4 +96,5 @@ function installPlatform(server: FastifyInstance, https: boolean): void {
   installErrorHandling(server);
   installSecurityHeaders(server, { https });
   server.addSchema(ErrorBody);
+  installStandardErrorResponses(server);
 }
