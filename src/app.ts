@@ -301,6 +301,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     installCustomerAuth(customerApi, {
       resolveSession: (token) => services.accounts.resolveSession(token),
       trustedOrigins,
+      rateLimits: deps.rateLimitStore,
     });
     await customerApi.register(
       async (account) => {

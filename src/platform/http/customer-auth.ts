@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createAuthFailureThrottle } from './auth-failures.js';
 import { readCookie, sessionCookieHeader } from './cookies.js';
 import { errorResponses } from './error-responses.js';
 import { forbidden, unauthorized } from './errors.js';
+import type { RateLimitStore } from './rate-limit.js';
 import { isSameOriginWrite, type TrustedOrigins } from './same-origin.js';
 
 export const SESSION_COOKIE = 'emporium_session';
@@ -10,6 +12,8 @@ export interface CustomerAuthOptions {
   resolveSession(token: string): Promise<{ storeId: string; customerId: string } | undefined>;
   /** Where cookie-authenticated writes may come from (PUBLIC_URL's origin; same-origin.ts). */
   trustedOrigins: TrustedOrigins;
+  /** Counts wrong Bearer tokens per client address (auth-failures.ts). */
+  rateLimits: RateLimitStore;
 }
 
 declare module 'fastify' {
@@ -34,6 +38,7 @@ export function clearedSessionCookie(secure: boolean): string {
  * Bearer tokens are not sent by browsers on their own, so they need no such check.
  */
 export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthOptions): void {
+  const failures = createAuthFailureThrottle(options.rateLimits);
   app.addHook('onRoute', (route) => {
     const write = [route.method].flat().some((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));
     route.schema = {
@@ -41,7 +46,7 @@ export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthO
       security: [{ customerSession: [] }, { customerBearer: [] }],
       response: {
         // 403: a cookie-authenticated write from another origin (reads are never refused).
-        ...errorResponses(401, ...(write ? [403 as const] : [])),
+        ...errorResponses(401, ...(write ? [403 as const] : []), 429),
         ...(route.schema?.response as object),
       },
     } as typeof route.schema;
@@ -53,6 +58,10 @@ export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthO
     const token = bearer ?? readCookie(request.headers.cookie, SESSION_COOKIE);
     if (!token) throw unauthorized('A customer session is required (cookie or Bearer token)');
     const session = await options.resolveSession(token);
+    // A wrong Bearer token counts towards the address's failure limit; a stale cookie (the browser
+    // sends it by itself) does not.
+    if (!session && bearer)
+      return failures.refuse(request, unauthorized('The session is invalid or has expired'));
     if (!session) throw unauthorized('The session is invalid or has expired');
     if (!bearer && !isSameOriginWrite(request, options.trustedOrigins, session.storeId)) {
       throw forbidden('Cross-site request refused: send it from the store origin or use a Bearer token');

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createAuthFailureThrottle } from './auth-failures.js';
 import type { RequestContext } from './context.js';
 import { readCookie } from './cookies.js';
 import { errorResponses } from './error-responses.js';
@@ -30,6 +31,7 @@ const WINDOW_MS = 60_000;
  * session), 403 for a missing scope, and only then the rate limit, counted per key or per admin user.
  */
 export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthOptions): void {
+  const failures = createAuthFailureThrottle(options.rateLimit.store);
   /** Without an API key, the dashboard's cookie; its writes must pass the same-origin check. */
   async function adminContext(request: FastifyRequest): Promise<RequestContext | undefined> {
     const token = options.admin && readCookie(request.headers.cookie, ADMIN_COOKIE);
@@ -67,8 +69,9 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
     const header = request.headers['x-api-key'];
     const raw = Array.isArray(header) ? header[0] : header;
     const ctx = raw ? await options.resolveApiKey?.(raw) : await adminContext(request);
-    if (!ctx)
-      throw unauthorized(raw ? 'The API key is invalid or revoked' : 'The X-API-Key header is missing');
+    // A key that is presented and wrong counts towards the address's failure limit (guessing).
+    if (!ctx && raw) return failures.refuse(request, unauthorized('The API key is invalid or revoked'));
+    if (!ctx) throw unauthorized('The X-API-Key header is missing');
     const scope = request.routeOptions.config.scope;
     if (scope && !ctx.scopes.includes(scope)) {
       throw forbidden(`This API key lacks the ${scope} scope`);
