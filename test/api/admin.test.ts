@@ -71,14 +71,13 @@ describe('dashboard sign-in', () => {
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json().error.message).toBe(unknown.json().error.message);
     const victim = `victim.${Date.now()}@example.com`;
-    const codes = [];
-    for (let i = 0; i < 11; i++)
-      codes.push(
-        (await request('POST', '/api/admin/auth/login', {}, { email: victim, password: 'x' }, `10.3.3.${i}`))
-          .statusCode,
-      );
-    expect(codes.slice(0, 10).every((c) => c === 401)).toBe(true);
-    expect(codes[10]).toBe(429);
+    const attempt = async (i: number) =>
+      (await request('POST', '/api/admin/auth/login', {}, { email: victim, password: 'x' }, `10.3.3.${i}`))
+        .statusCode;
+    // Ten at once (each is counted before its scrypt, which costs the most), then the eleventh.
+    const codes = await Promise.all(Array.from({ length: 10 }, (_, i) => attempt(i)));
+    expect(codes).toEqual(Array(10).fill(401));
+    expect(await attempt(10)).toBe(429);
   });
 
   it('the API is closed without a session, and an API key does not open /api/admin', async () => {
