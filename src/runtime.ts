@@ -5,8 +5,8 @@ import { type EmbeddedCluster, openEmbeddedCluster } from './platform/db/embedde
 import { migrateToLatest } from './platform/db/migrate.js';
 import {
   MemoryRateLimitStore,
+  openRedisRateLimitStore,
   type RateLimitStore,
-  RedisRateLimitStore,
 } from './platform/http/rate-limit.js';
 import { appSecretOf, loadOrCreateLocalSecrets } from './platform/secrets-file.js';
 
@@ -129,13 +129,15 @@ export async function openRuntime(config: Config, logger: Logger, options: Runti
 
   let rateLimitStore: RateLimitStore = new MemoryRateLimitStore();
   if (config.redisUrl) {
-    // Loaded only when configured: a single-process install never holds the Redis client.
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
-    redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-    rateLimitStore = new RedisRateLimitStore(redis, (error) =>
-      logger.warn({ err: error }, 'rate limit not counted: redis unavailable'),
-    );
+    rateLimitStore = await openRedisRateLimitStore(config.redisUrl, {
+      onClientError: (error) => logger.warn({ err: error }, 'redis error'),
+      onUnavailable: (error) =>
+        logger.warn(
+          { err: error },
+          'redis unavailable: rate limits are counted in this process until it answers again',
+        ),
+      onRecovered: () => logger.info('redis answers again: rate limits are counted in redis'),
+    });
   }
 
   return {
