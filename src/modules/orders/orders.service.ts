@@ -144,8 +144,10 @@ export function createOrdersService(deps: OrdersDeps) {
    * atomically: the last unit goes to exactly one order), order number, rows, discount use, events.
    */
   async function placeOrder(tx: Executor, storeId: string, input: PlaceOrderInput): Promise<OrderDetails> {
+    // The buyer's row is locked first (by the upsert, or explicitly), before stock, discount and
+    // order counter: the lock order of docs/decisions.md.
     const buyer = input.customer.id
-      ? await customers.findById(tx, storeId, input.customer.id)
+      ? await customers.lockById(tx, storeId, input.customer.id)
       : await customers.findOrCreate(tx, storeId, input.customer);
     if (!buyer) throw notFound('customer');
     const priced = await priceCart(deps, tx, storeId, {
@@ -246,6 +248,9 @@ export function createOrdersService(deps: OrdersDeps) {
     const paymentStatus = paymentStatusOf(order.total, amountPaid);
     const nowPaid = paymentStatus === 'paid';
     const status: OrderStatus = nowPaid && order.status === 'pending' ? 'processing' : order.status;
+    // The buyer's row before the order's own write (whose analytics trigger takes the last lock).
+    if (order.customer_id && status !== 'cancelled')
+      await customers.addOrderStats(tx, order.store_id, order.customer_id, { orders: 0, spent: amount });
     const updated = await repo.updateOrder(tx, order.store_id, order.id, {
       amount_paid: amountPaid,
       payment_status: paymentStatus,
@@ -253,8 +258,6 @@ export function createOrdersService(deps: OrdersDeps) {
       payment_method: paymentMethod ?? order.payment_method,
       ...(nowPaid ? { paid_at: new Date() } : {}),
     });
-    if (updated.customer_id && updated.status !== 'cancelled')
-      await customers.addOrderStats(tx, order.store_id, updated.customer_id, { orders: 0, spent: amount });
     const lines = await repo.lineItems(tx, order.store_id, order.id);
     await recordOrderUpdated(
       tx,
@@ -324,6 +327,13 @@ export function createOrdersService(deps: OrdersDeps) {
     if (order.status === 'cancelled') throw conflict('the order is already cancelled');
     if (order.fulfillment_status === 'fulfilled') throw conflict('a fulfilled order cannot be cancelled');
     requireTransition(order, 'cancelled');
+    // Lock order (docs/decisions.md): the buyer, then the stock, then the order's own write. Taking
+    // the stock first deadlocked against checkouts of the same buyer, which lock buyer then stock.
+    if (order.customer_id && order.amount_paid > 0)
+      await customers.addOrderStats(tx, order.store_id, order.customer_id, {
+        orders: 0,
+        spent: -order.amount_paid,
+      });
     if (options.restock !== false)
       await restock(tx, order.store_id, await repo.lineItems(tx, order.store_id, order.id));
     const updated = await repo.updateOrder(tx, order.store_id, order.id, {
@@ -333,11 +343,6 @@ export function createOrdersService(deps: OrdersDeps) {
       cancelled_at: new Date(),
       payment_status: order.amount_paid > 0 ? 'refund_due' : order.payment_status,
     });
-    if (order.customer_id && order.amount_paid > 0)
-      await customers.addOrderStats(tx, order.store_id, order.customer_id, {
-        orders: 0,
-        spent: -order.amount_paid,
-      });
     await recordOrderUpdated(
       tx,
       updated,
@@ -404,29 +409,10 @@ export function createOrdersService(deps: OrdersDeps) {
       return inTransaction(db, async (tx) => {
         let order = await lockOrder(tx, ctx.storeId, id);
         const source = sourceOf(ctx);
-        const fields: Partial<repo.OrderRow> = {};
-        if (patch.notes !== undefined) fields.notes = patch.notes;
-        if (patch.shipping_address !== undefined) fields.shipping_address = patch.shipping_address;
-        if (Object.keys(fields).length) {
-          if (order.status === 'cancelled' && patch.shipping_address !== undefined)
-            throw conflict('the address of a cancelled order cannot change');
-          const updated = await repo.updateOrder(tx, ctx.storeId, order.id, {
-            ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
-            ...(fields.shipping_address !== undefined
-              ? { shipping_address: fields.shipping_address ? JSON.stringify(fields.shipping_address) : null }
-              : {}),
-          });
-          await recordOrderUpdated(
-            tx,
-            updated,
-            diff(
-              { notes: order.notes, shippingAddress: order.shipping_address },
-              { notes: updated.notes, shippingAddress: updated.shipping_address },
-            ),
-            source,
-          );
-          order = updated;
-        }
+        if (order.status === 'cancelled' && patch.shipping_address !== undefined)
+          throw conflict('the address of a cancelled order cannot change');
+        // The status action first: it may lock the buyer and the stock, which come before the
+        // order's own writes in the lock order (docs/decisions.md).
         const to = patch.status;
         if (to !== undefined && to !== order.status) {
           requireTransition(order, to);
@@ -444,6 +430,27 @@ export function createOrdersService(deps: OrdersDeps) {
             await recordOrderUpdated(tx, updated, diff({ status: order.status }, { status: to }), source);
             order = updated;
           }
+        }
+        const fields: Partial<repo.OrderRow> = {};
+        if (patch.notes !== undefined) fields.notes = patch.notes;
+        if (patch.shipping_address !== undefined) fields.shipping_address = patch.shipping_address;
+        if (Object.keys(fields).length) {
+          const updated = await repo.updateOrder(tx, ctx.storeId, order.id, {
+            ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
+            ...(fields.shipping_address !== undefined
+              ? { shipping_address: fields.shipping_address ? JSON.stringify(fields.shipping_address) : null }
+              : {}),
+          });
+          await recordOrderUpdated(
+            tx,
+            updated,
+            diff(
+              { notes: order.notes, shippingAddress: order.shipping_address },
+              { notes: updated.notes, shippingAddress: updated.shipping_address },
+            ),
+            source,
+          );
+          order = updated;
         }
         return withDetails(tx, order);
       });
