@@ -171,7 +171,12 @@ export function createOrdersService(deps: OrdersDeps) {
       })),
     );
     const orderId = newId();
-    if (discount) await deps.discounts.redeem(tx, storeId, discount, { customerId: buyer.id, orderId });
+    if (discount)
+      await deps.discounts.redeem(tx, storeId, discount, {
+        customerId: buyer.id,
+        orderId,
+        field: input.fields.coupon,
+      });
 
     const now = new Date();
     const paid = amountPaid >= quote.total && quote.total > 0;
