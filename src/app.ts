@@ -277,6 +277,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     stores,
     checkout: services.checkout,
+    customerAuth: { resolveSession: (token) => services.accounts.resolveSession(token), publicOrigin },
+    secureCookies,
   });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',
