@@ -30,7 +30,15 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
   app.post(
     '/products',
     {
-      config: { scope: 'products:write', idempotent: true },
+      config: {
+        scope: 'products:write',
+        idempotent: {
+          render: async (request, id) => ({
+            success: true as const,
+            data: await products.get(request.ctx, id),
+          }),
+        },
+      },
       schema: {
         tags: ['Products'],
         summary: 'Create a product (optionally re-hosting its images as WebP)',

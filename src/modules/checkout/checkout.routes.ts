@@ -77,7 +77,11 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
   app.post(
     '/:slug/checkout',
     {
-      config: { idempotent: true },
+      config: {
+        idempotent: {
+          render: async (request, id) => ({ data: orderForCustomer(await checkout.placed(request.ctx, id)) }),
+        },
+      },
       schema: {
         tags: ['Checkout'],
         summary: 'Place an order',
@@ -89,7 +93,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
       },
     },
     async (request, reply) => {
-      const placed = await checkout.checkout(request.ctx.storeId, request.body, customerOf(request));
+      const placed = await checkout.checkout(request.ctx, request.body, customerOf(request));
       return reply.code(201).send({ data: orderForCustomer(placed) });
     },
   );

@@ -30,7 +30,10 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
   app.post(
     '/discounts',
     {
-      config: { scope: 'discounts:write', idempotent: true },
+      config: {
+        scope: 'discounts:write',
+        idempotent: { render: async (request, id) => ({ data: await discounts.get(request.ctx, id) }) },
+      },
       schema: {
         tags: ['Discounts'],
         summary: 'Create a discount (a coupon code, or automatic when code is null)',

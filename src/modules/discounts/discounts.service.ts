@@ -4,6 +4,7 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
 import { parseMoney } from '../../platform/http/money-input.js';
+import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals, toDecimalString } from '../../platform/money.js';
 import { checkKnownIds, checkWindow, parseValue } from './discount-input.js';
@@ -149,6 +150,7 @@ export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
           updated_at: now,
         });
         await repo.replaceTargets(tx, storeId, id, { productIds, categoryIds });
+        await recordIdempotentResource(tx, ctx.idempotency, { type: 'discount', id });
       });
       return discountForMerchant(await requireDiscount(storeId, id), decimals);
     },

@@ -84,7 +84,12 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
   app.post(
     '/orders',
     {
-      config: { scope: 'orders:write', idempotent: true },
+      config: {
+        scope: 'orders:write',
+        idempotent: {
+          render: async (request, id) => ({ data: orderForMerchant(await orders.get(request.ctx, id)) }),
+        },
+      },
       schema: {
         tags: ['Orders'],
         summary: 'Create a manual or imported order (stock and discounts as at checkout)',

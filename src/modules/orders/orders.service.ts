@@ -4,6 +4,7 @@ import { WriteBatch, type Writer } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { type IdempotencyClaim, recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { CustomersService, NewCustomer } from '../customers/index.js';
 import type { InventoryService } from '../inventory/index.js';
@@ -61,6 +62,8 @@ export interface PlaceOrderInput {
    * (e.g. 402). Runs inside the transaction after pricing and before any stock moves.
    */
   settle(total: number, currency: string): Promise<number>;
+  /** The request's Idempotency-Key: the order is recorded under it in the order's transaction. */
+  idempotency?: IdempotencyClaim;
 }
 
 export interface OrderUpdate {
@@ -233,6 +236,7 @@ export function createOrdersService(deps: OrdersDeps) {
     await repo.insertLineItems(writes, lineRows);
     await customers.addOrderStats(writes, storeId, buyer.id, { orders: 1, spent: amountPaid });
     await recordOrderCreated(writes, order, lineRows);
+    await recordIdempotentResource(tx, input.idempotency, { type: 'order', id: orderId });
     if (paid) {
       await recordOrderPaid(writes, order, lineRows);
       await notify(writes, order, 'paid');
@@ -399,6 +403,7 @@ export function createOrdersService(deps: OrdersDeps) {
       return inTransaction(db, (tx) =>
         placeOrder(tx, ctx.storeId, {
           ...input,
+          idempotency: ctx.idempotency,
           activeOnly: false,
           fields: { items: 'items', productId: 'product_id', variantId: 'variant_id', coupon: 'coupon_code' },
           settle: async (total) => (input.markPaid ? total : 0),
