@@ -297,12 +297,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     stores,
     secureCookies,
   });
+  const customerAuth = {
+    resolveSession: (token: string) => services.accounts.resolveSession(token),
+    trustedOrigins,
+    rateLimits: deps.rateLimitStore,
+  };
   await server.register(async (customerApi) => {
-    installCustomerAuth(customerApi, {
-      resolveSession: (token) => services.accounts.resolveSession(token),
-      trustedOrigins,
-      rateLimits: deps.rateLimitStore,
-    });
+    installCustomerAuth(customerApi, customerAuth);
     await customerApi.register(
       async (account) => {
         await account.register(customerAccountRoutes, { customers });
@@ -319,6 +320,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     stores,
     checkout: services.checkout,
+    customerAuth,
+    secureCookies,
   });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',

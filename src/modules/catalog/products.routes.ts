@@ -32,7 +32,15 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
   app.post(
     '/products',
     {
-      config: { scope: 'products:write', idempotent: true },
+      config: {
+        scope: 'products:write',
+        idempotent: {
+          render: async (request, id) => ({
+            success: true as const,
+            data: await products.get(request.ctx, id),
+          }),
+        },
+      },
       schema: {
         tags: ['Products'],
         operationId: 'createProduct',

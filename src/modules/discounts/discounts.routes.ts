@@ -32,7 +32,10 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
   app.post(
     '/discounts',
     {
-      config: { scope: 'discounts:write', idempotent: true },
+      config: {
+        scope: 'discounts:write',
+        idempotent: { render: async (request, id) => ({ data: await discounts.get(request.ctx, id) }) },
+      },
       schema: {
         tags: ['Discounts'],
         operationId: 'createDiscount',

@@ -86,7 +86,12 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
   app.post(
     '/orders',
     {
-      config: { scope: 'orders:write', idempotent: true },
+      config: {
+        scope: 'orders:write',
+        idempotent: {
+          render: async (request, id) => ({ data: orderForMerchant(await orders.get(request.ctx, id)) }),
+        },
+      },
       schema: {
         tags: ['Orders'],
         operationId: 'createOrder',

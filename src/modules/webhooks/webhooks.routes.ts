@@ -50,7 +50,15 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.post(
     '/webhooks',
     {
-      config: { scope: 'webhooks:write', idempotent: true },
+      config: {
+        scope: 'webhooks:write',
+        idempotent: {
+          async render(request, id) {
+            const { row, secret } = await webhooks.created(request.ctx, id);
+            return { data: { ...webhookForMerchant(row), secret } };
+          },
+        },
+      },
       schema: {
         tags,
         operationId: 'createWebhook',

@@ -38,7 +38,6 @@ export function clearedSessionCookie(secure: boolean): string {
  * Bearer tokens are not sent by browsers on their own, so they need no such check.
  */
 export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthOptions): void {
-  const failures = createAuthFailureThrottle(options.rateLimits);
   app.addHook('onRoute', (route) => {
     const write = [route.method].flat().some((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));
     route.schema = {
@@ -53,25 +52,45 @@ export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthO
   });
 
   app.addHook('onRequest', async (request: FastifyRequest, _reply: FastifyReply) => {
-    const authorization = request.headers.authorization;
-    const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-    const token = bearer ?? readCookie(request.headers.cookie, SESSION_COOKIE);
-    if (!token) throw unauthorized('A customer session is required (cookie or Bearer token)');
-    const session = await options.resolveSession(token);
-    // A wrong Bearer token counts towards the address's failure limit; a stale cookie (the browser
-    // sends it by itself) does not.
-    if (!session && bearer)
-      return failures.refuse(request, unauthorized('The session is invalid or has expired'));
-    if (!session) throw unauthorized('The session is invalid or has expired');
-    if (!bearer && !isSameOriginWrite(request, options.trustedOrigins, session.storeId)) {
-      throw forbidden('Cross-site request refused: send it from the store origin or use a Bearer token');
-    }
-    request.sessionToken = token;
+    const found = await customerSessionOf(request, options);
+    if (!found) throw unauthorized('A customer session is required (cookie or Bearer token)');
+    request.sessionToken = found.token;
     request.ctx = {
-      storeId: session.storeId,
-      actor: { kind: 'customer', id: session.customerId },
+      storeId: found.session.storeId,
+      actor: { kind: 'customer', id: found.session.customerId },
       source: 'system',
       scopes: [],
     };
   });
+}
+
+/**
+ * The customer session a request carries (`Authorization: Bearer` first, else the cookie), or
+ * undefined when it carries none. A token that names no live session is 401; a cookie-
+ * authenticated write from another origin is 403 (isSameOriginWrite). Shared by the guard above
+ * and the routes where a session is optional (checkout).
+ */
+export async function customerSessionOf(
+  request: FastifyRequest,
+  options: CustomerAuthOptions,
+): Promise<
+  { token: string; viaCookie: boolean; session: { storeId: string; customerId: string } } | undefined
+> {
+  const authorization = request.headers.authorization;
+  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const token = bearer ?? readCookie(request.headers.cookie, SESSION_COOKIE);
+  if (!token) return undefined;
+  const session = await options.resolveSession(token);
+  // A wrong Bearer token counts towards the address's failure limit (auth-failures.ts); a stale
+  // cookie (the browser sends it by itself) does not.
+  if (!session && bearer)
+    return createAuthFailureThrottle(options.rateLimits).refuse(
+      request,
+      unauthorized('The session is invalid or has expired'),
+    );
+  if (!session) throw unauthorized('The session is invalid or has expired');
+  if (!bearer && !isSameOriginWrite(request, options.trustedOrigins, session.storeId)) {
+    throw forbidden('Cross-site request refused: send it from the store origin or use a Bearer token');
+  }
+  return { token, viaCookie: !bearer, session };
 }

@@ -33,10 +33,10 @@ export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', 'Rate limit exceeded; retry later', undefined, {
     'retry-after': String(retryAfterSeconds),
   });
-export const unavailable = () =>
-  new AppError(503, 'unavailable', 'The service is temporarily unavailable; retry shortly', undefined, {
-    'retry-after': '5',
-  });
+export const unavailable = (
+  message = 'The service is temporarily unavailable; retry shortly',
+  retryAfterSeconds = 5,
+) => new AppError(503, 'unavailable', message, undefined, { 'retry-after': String(retryAfterSeconds) });
 
 /** Maps a PostgreSQL unique-violation constraint name to the conflict message clients see. */
 const CONSTRAINT_CONFLICTS: Record<string, string> = {
@@ -100,6 +100,11 @@ export function toAppError(error: unknown): AppError {
     }
     case '23503':
       return invalidRequest('a referenced resource does not exist');
+    case '40P01':
+    case '40001':
+      // A deadlock or serialization failure still there after inTransaction's retries: contention,
+      // not a bug, and nothing was written; the same request may simply be sent again.
+      return unavailable('The database was too busy to complete the request; retry shortly', 1);
     case '22P02':
     case '22003':
     case '23514':
