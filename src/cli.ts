@@ -13,7 +13,7 @@ import { isUuid } from './platform/ids.js';
 import { createLogger, loggerOptions } from './platform/log.js';
 import { openRuntime } from './runtime.js';
 import { seedStore } from './seed/seed.js';
-import { serve, work } from './server.js';
+import { StartError, serve, work } from './server.js';
 
 const USAGE = `Usage: emporium <command> [options]   (all commands accept --json)
 
@@ -257,7 +257,8 @@ run(process.argv.slice(2)).catch((error: unknown) => {
   } else if (
     error instanceof UsageError ||
     error instanceof ConfigError ||
-    error instanceof EmbeddedClusterError
+    error instanceof EmbeddedClusterError ||
+    error instanceof StartError
   ) {
     message = error.message;
     code = error instanceof UsageError ? 'usage' : 'config';

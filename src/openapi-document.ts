@@ -5,10 +5,10 @@ import { openDatabase } from './platform/db/database.js';
 import { MemoryRateLimitStore } from './platform/http/rate-limit.js';
 
 /**
- * The OpenAPI 3.1 document (`emporium openapi`, /openapi.json, the dashboard's generated types),
- * built from the route schemas alone: the pool is never connected.
+ * The OpenAPI document, built from the route schemas alone (the `openapi` command and the lint test):
+ * the app is composed over a pool that never connects, so no database is needed.
  */
-export async function openApiDocument(config: Config, logger: Logger) {
+export async function openApiDocument(config: Config, logger: Logger): Promise<Record<string, unknown>> {
   const database = openDatabase('postgres://openapi@127.0.0.1:1/openapi');
   try {
     const app = await buildApp({
@@ -18,7 +18,7 @@ export async function openApiDocument(config: Config, logger: Logger) {
       rateLimitStore: new MemoryRateLimitStore(),
     });
     try {
-      return app.server.swagger();
+      return app.server.swagger() as unknown as Record<string, unknown>;
     } finally {
       await app.server.close();
     }

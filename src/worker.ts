@@ -1,14 +1,38 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import { pruneExpiredAdminSessions } from './modules/admin/index.js';
+import { pruneExpiredLogins } from './modules/customer-accounts/index.js';
 import { createFcmProvider, createLogPushProvider, createPushWorker } from './modules/mobile/index.js';
 import { createStoresService } from './modules/stores/index.js';
 import { createWebhookWorker } from './modules/webhooks/index.js';
 import type { Db } from './platform/db/database.js';
+import { pruneIdempotencyKeys } from './platform/http/idempotency.js';
 import { createMailer } from './platform/mail.js';
 import type { Metrics } from './platform/metrics.js';
 import { createSafeFetch } from './platform/net/safe-fetch.js';
+import { startPeriodicTask } from './platform/periodic.js';
 import { appSecretOf } from './platform/secrets-file.js';
+
+/** Expired rows are pruned this often (± 10 %), and once at start. */
+const PRUNE_EVERY_MS = 5 * 60_000;
+/** Rows deleted per statement while pruning. */
+const PRUNE_BATCH = 1000;
+
+/**
+ * Deletes expired rows: idempotency keys past their 24 hours, login codes a day after they expired,
+ * customer and dashboard sessions past their expiry. Each table through its owner, in statements of
+ * at most `batchSize` rows (SKIP LOCKED: workers pruning at the same time take different rows).
+ * Returns, per table, the rows deleted and the statements run.
+ */
+export async function pruneExpiredRows(db: Db, options: { batchSize?: number; signal?: AbortSignal } = {}) {
+  const batches = { batchSize: options.batchSize ?? PRUNE_BATCH, signal: options.signal };
+  return {
+    ...(await pruneIdempotencyKeys(db, batches)),
+    ...(await pruneExpiredLogins(db, batches)),
+    ...(await pruneExpiredAdminSessions(db, batches)),
+  };
+}
 
 export interface BackgroundWorker {
   /** Stops claiming work, finishes what is in flight, records it, closes its connections. */
@@ -16,8 +40,9 @@ export interface BackgroundWorker {
 }
 
 /**
- * The background worker (webhook deliveries, push notifications), inside `emporium serve` or alone
- * as `emporium worker`. Several may run against one database: they claim work with SKIP LOCKED.
+ * The background worker (webhook deliveries, push notifications, pruning of expired rows), inside
+ * `emporium serve` or alone as `emporium worker`. Several may run against one database: they claim
+ * work, and take rows to prune, with SKIP LOCKED.
  */
 export function startBackgroundWorker(input: {
   config: Config;
@@ -25,6 +50,8 @@ export function startBackgroundWorker(input: {
   pool: pg.Pool;
   logger: Logger;
   metrics?: Metrics;
+  /** Pruning of expired rows: how often (ms) and how many rows per statement. */
+  prune?: { everyMs?: number; batchSize?: number };
 }): BackgroundWorker {
   const { config, logger } = input;
   // As many connections per receiver as deliveries the webhook worker keeps in flight (64).
@@ -71,12 +98,26 @@ export function startBackgroundWorker(input: {
       })
     : createLogPushProvider(logger);
   const pushWorker = createPushWorker({ db: input.db, pool: input.pool, provider: pushProvider, logger });
+  const pruning = startPeriodicTask({
+    name: 'pruning expired rows',
+    everyMs: input.prune?.everyMs ?? PRUNE_EVERY_MS,
+    logger,
+    async run(signal) {
+      const pruned = await pruneExpiredRows(input.db, { batchSize: input.prune?.batchSize, signal });
+      const deleted = Object.fromEntries(
+        Object.entries(pruned)
+          .filter(([, table]) => table.deleted > 0)
+          .map(([name, table]) => [name, table.deleted]),
+      );
+      if (Object.keys(deleted).length > 0) logger.info({ deleted }, 'expired rows pruned');
+    },
+  });
   worker.start();
   pushWorker.start();
   logger.info(`background worker started (webhook deliveries, push notifications via ${pushProvider.name})`);
   return {
     async stop() {
-      await Promise.all([worker.stop(), pushWorker.stop()]);
+      await Promise.all([worker.stop(), pushWorker.stop(), pruning.stop()]);
       await pushProvider.close?.();
       await fetch.close();
       await mailer.close();

@@ -4,6 +4,25 @@
  */
 const decimalsCache = new Map<string, number>();
 
+/**
+ * The largest amount Emporium handles, in minor units: 10^13 (100,000,000,000.00 in a two-decimal
+ * currency, ¥10,000,000,000,000, 10,000,000,000.000 BHD). Every catalogue price, store and discount
+ * amount and every amount of an order (subtotal, total, lines) is at most this. Why this bound:
+ * order amounts are answered as JSON numbers, and a decimal of at most 15 significant digits survives
+ * the round trip through a double exactly (DBL_DIG = 15), so any amount of at most 14 digits of
+ * minor units, positive or negative (a balance due), prints back to the cent. Sums stay far below
+ * Number.MAX_SAFE_INTEGER (≈ 9.007 × 10^15), and so do a tax or discount computed on them in BigInt.
+ */
+export const MAX_AMOUNT = 10 ** 13;
+
+let currencyCodes: ReadonlySet<string> | undefined;
+
+/** An ISO 4217 code the runtime knows (Intl.supportedValuesOf): `USD`, `EUR`, `JPY` — not `QQQ`. */
+export function isCurrencyCode(code: string): boolean {
+  currencyCodes ??= new Set(Intl.supportedValuesOf('currency'));
+  return currencyCodes.has(code);
+}
+
 /** Minor-unit digits of an ISO 4217 currency (USD 2, JPY 0, BHD 3). */
 export function currencyDecimals(currency: string): number {
   let digits = decimalsCache.get(currency);

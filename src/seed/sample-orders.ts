@@ -1,6 +1,11 @@
 import { V7Generator } from 'uuidv7';
-import type { Address, OrderStatus, PaymentStatus } from '../modules/orders/orders.tables.js';
-import { quoteOf, type StorePricing } from '../modules/orders/totals.js';
+import {
+  type Address,
+  type OrderStatus,
+  type PaymentStatus,
+  quoteOf,
+  type StorePricing,
+} from '../modules/orders/index.js';
 
 /**
  * Plausible order history, generated batch by batch without touching the database: numbers

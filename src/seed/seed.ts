@@ -1,6 +1,6 @@
 import type { Services } from '../app.js';
 import type { MediaStorage } from '../modules/media/index.js';
-import * as orderRows from '../modules/orders/orders.repository.js';
+import { analyzeImportedOrders, importHistoricOrders } from '../modules/orders/index.js';
 import type { Db } from '../platform/db/database.js';
 import type { RequestContext } from '../platform/http/context.js';
 import { SCOPES } from '../platform/http/scopes.js';
@@ -115,7 +115,6 @@ async function seedCatalog(
 /** At most this many products (their variants included) are drawn into orders. */
 const ORDER_PRODUCTS = 1000;
 /** Orders per INSERT statement (their line items and fulfilments go in one statement each). */
-const ORDER_BATCH = 2000;
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 
 /** Buyers the orders are spread over: about four orders each, at most 20,000 distinct customers. */
@@ -153,11 +152,9 @@ async function sellablesOf(services: Services, db: Db, ctx: RequestContext): Pro
 }
 
 /**
- * Historic orders with line items and fulfilments, written in bulk in one transaction: the store's
- * order counter stays locked throughout (its concurrent orders wait), numbers continue it without a
- * gap, creation times continue after its newest order, then the counter and the buyers' orders
- * count and total spent are updated once. A failure leaves nothing behind. Stock is not touched:
- * these orders are history.
+ * Historic orders, imported in bulk in one transaction (the orders module's importer: gapless
+ * numbers after the store's own, creation times after its newest order). A failure leaves nothing
+ * behind; the analytics rollups are rebuilt once at the end.
  */
 async function seedOrders(
   services: Services,
@@ -169,47 +166,34 @@ async function seedOrders(
 ) {
   const store = await services.stores.getStore(ctx.storeId);
   const count = options.orders;
+  const toMs = Date.now();
   await db.transaction().execute((tx) =>
-    services.analytics.bulkLoad(tx, ctx.storeId, async () => {
-      const { nextNumber, newestCreatedAt } = await orderRows.lockOrderCounterForBulk(tx, ctx.storeId);
-      const toMs = Date.now();
-      const history = createOrderHistory({
-        storeId: ctx.storeId,
-        currency: store.currency,
-        pricing: {
-          shippingFlatRate: store.shipping_flat_rate,
-          freeShippingThreshold: store.free_shipping_threshold,
-          taxRateBps: store.tax_rate_bps,
-        },
-        sellables,
-        buyers,
-        firstNumber: nextNumber,
+    services.analytics.bulkLoad(tx, ctx.storeId, () =>
+      importHistoricOrders(
+        tx,
+        ctx.storeId,
         count,
-        fromMs: Math.max(toMs - YEAR_MS, (newestCreatedAt?.getTime() ?? 0) + 1),
-        toMs,
-      });
-      let done = 0;
-      let batch = history.next(ORDER_BATCH);
-      while (batch.orders.length > 0) {
-        const current = batch;
-        const writing = (async () => {
-          await orderRows.insertOrdersBulk(tx, current.orders);
-          await orderRows.insertLineItemsBulk(tx, current.lines);
-          await orderRows.insertFulfillmentsBulk(tx, current.fulfillments);
-        })();
-        // Let the first statement go out, then build the next batch while PostgreSQL writes this one.
-        await new Promise((resolve) => setImmediate(resolve));
-        const following = history.next(ORDER_BATCH);
-        await writing;
-        done += current.orders.length;
-        options.onProgress?.('orders', done, count);
-        batch = following;
-      }
-      await orderRows.advanceOrderCounter(tx, ctx.storeId, count);
-      await orderRows.addCustomerStatsOfOrders(tx, ctx.storeId, nextNumber, nextNumber + count - 1);
-    }),
+        ({ firstNumber, newestCreatedAt }) =>
+          createOrderHistory({
+            storeId: ctx.storeId,
+            currency: store.currency,
+            pricing: {
+              shippingFlatRate: store.shipping_flat_rate,
+              freeShippingThreshold: store.free_shipping_threshold,
+              taxRateBps: store.tax_rate_bps,
+            },
+            sellables,
+            buyers,
+            firstNumber,
+            count,
+            fromMs: Math.max(toMs - YEAR_MS, (newestCreatedAt?.getTime() ?? 0) + 1),
+            toMs,
+          }),
+        (done, total) => options.onProgress?.('orders', done, total),
+      ),
+    ),
   );
-  await orderRows.analyzeOrderTables(db);
+  await analyzeImportedOrders(db);
   return count;
 }
 

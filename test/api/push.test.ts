@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -43,6 +44,16 @@ beforeEach(() => {
 });
 
 const db = () => app.database.db;
+
+/** The FCM provider on the fake Google, as the worker builds it when FCM_* is set. */
+const fcmProvider = (timeoutMs: number) =>
+  createFcmProvider({
+    projectId: google.projectId,
+    endpoint: google.url,
+    account: google.config,
+    fetch: createSafeFetch({ allowPrivateUrls: true }),
+    timeoutMs,
+  });
 
 async function newCustomer(storeId: string) {
   const [customer] = await createCustomers(app, storeId, 1);
@@ -377,13 +388,7 @@ describe('the push worker (FCM)', () => {
   describe('retries', () => {
     let worker: PushWorker | undefined;
     const start = (retrySchedule: number[]) => {
-      const provider = createFcmProvider({
-        projectId: google.projectId,
-        endpoint: google.url,
-        account: google.config,
-        fetch: createSafeFetch({ allowPrivateUrls: true }),
-        timeoutMs: 2000,
-      });
+      const provider = fcmProvider(2000);
       worker = createPushWorker({
         db: db(),
         pool: app.database.pool,
@@ -458,6 +463,84 @@ describe('the push worker (FCM)', () => {
         .execute();
       expect(devices).toHaveLength(2);
     });
+  });
+
+  it('a push queued while the worker is busy with another send goes out at once, not at the safety poll', async () => {
+    // One device whose sends FCM holds for 6 s (a batch in flight the whole time), and a healthy one.
+    const slowCustomer = await newCustomer(storeA.id);
+    const slow = await addDevice(storeA.id, slowCustomer.id);
+    const customer = await newCustomer(storeA.id);
+    const healthy = await addDevice(storeA.id, customer.id);
+    // Other workers are busy too: 30,000 due notifications they have claimed (leased for an hour).
+    // Every claim of this worker reads past them, so it is awake for a while at each claim.
+    const others = await newCustomer(storeA.id);
+    const othersDevice = await addDevice(storeA.id, others.id);
+    await sql`
+      INSERT INTO push_notifications (id, store_id, customer_id, device_id, title, body, next_attempt_at,
+        locked_until, attempts)
+      SELECT emporium_uuid_v7(), ${storeA.id}, ${others.id}, ${othersDevice.id}, 't', 'b',
+        now() - interval '1 hour', now() + interval '1 hour', 1
+      FROM generate_series(1, 30000)`.execute(db());
+    await sql`ANALYZE push_notifications`.execute(db());
+    /** When FCM received each healthy push, by order number; and who waits for the next receipt. */
+    const receivedAt = new Map<string, number>();
+    let onReceipt: (() => void) | undefined;
+    google.respondWith((send) => {
+      if (send.body.message.token === slow.token) return { status: 200, delayMs: 6000 };
+      receivedAt.set(send.body.message.data?.orderNumber ?? '', Date.now());
+      onReceipt?.();
+      return { status: 200 };
+    });
+    const provider = fcmProvider(20_000);
+    // The default safety-net poll (5 s): a lost wake-up would show as a push waiting for it.
+    const worker = createPushWorker({
+      db: db(),
+      pool: app.database.pool,
+      provider,
+      logger: pino({ level: 'silent' }),
+    });
+    const queueFor = (customerId: string, orderNumber: string) =>
+      db()
+        .transaction()
+        .execute((tx) => queueOrderPush(tx, { storeId: storeA.id, customerId, kind: 'paid', orderNumber }));
+    worker.start();
+    const latencies: number[] = [];
+    try {
+      await queueFor(slowCustomer.id, 'slow');
+      await until(
+        async () => google.sends.some((s) => s.body.message.token === slow.token),
+        (sent) => sent,
+        'the slow send to be in flight',
+      );
+      // Each push is queued just after FCM received the previous one: while the worker records that
+      // send and claims again (awake), with the slow send still in flight. A spread of small delays
+      // makes the commits land at every point of that cycle.
+      for (let round = 0; round < 40; round++) {
+        const orderNumber = `fast-${round}`;
+        const received = new Promise<void>((resolve) => {
+          onReceipt = resolve;
+        });
+        const queuedAt = Date.now();
+        await queueFor(customer.id, orderNumber);
+        await Promise.race([received, new Promise((resolve) => setTimeout(resolve, 8000))]);
+        latencies.push((receivedAt.get(orderNumber) ?? Number.POSITIVE_INFINITY) - queuedAt);
+        if ((latencies.at(-1) ?? 0) >= 2000) break;
+        await new Promise((resolve) => setTimeout(resolve, round % 8));
+      }
+    } finally {
+      onReceipt = undefined;
+      await worker.stop();
+      await provider.close?.();
+      await db().deleteFrom('push_notifications').where('customer_id', '=', others.id).execute();
+    }
+    console.log(
+      `push worker busy with a 6 s send: ${latencies.length} pushes queued one after another, queue → FCM max ${Math.max(...latencies)} ms, median ${[...latencies].sort((a, b) => a - b)[latencies.length >> 1]} ms`,
+    );
+    expect(Math.max(...latencies)).toBeLessThan(2000);
+    expect(
+      (await pushesOf(customer.id)).map((p) => p.status),
+      `device ${healthy.id}`,
+    ).toEqual(Array(latencies.length).fill('sent'));
   });
 
   it('without FCM configured, the log provider marks them sent', async () => {

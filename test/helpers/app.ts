@@ -1,13 +1,12 @@
-import { Redis } from 'ioredis';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
 import {
   MemoryRateLimitStore,
+  openRedisRateLimitStore,
   type RateLimitStore,
-  RedisRateLimitStore,
 } from '../../src/platform/http/rate-limit.js';
 import { startBackgroundWorker } from '../../src/worker.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -24,8 +23,10 @@ export interface TestAppOptions {
   /** Share a database between several app instances (e.g. two servers on one Redis). */
   testDatabase?: TestDatabase;
   rateLimitStore?: RateLimitStore;
-  /** Use Redis at TEST_REDIS_URL for rate-limit counters. */
-  redis?: boolean;
+  /** Rate-limit counters in Redis, built as the runtime builds them: at TEST_REDIS_URL, or at this URL. */
+  redis?: boolean | string;
+  /** The app's logger (default: silent). */
+  logger?: Logger;
 }
 
 /** Builds the real app over a fresh database of its own (or the one given). */
@@ -42,11 +43,16 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = openDatabase(testDatabase.url, { max: 5 });
   let rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
   if (options.redis) {
-    const redisUrl = inject('redisUrl');
+    const redisUrl = typeof options.redis === 'string' ? options.redis : inject('redisUrl');
     if (!redisUrl) throw new Error('TEST_REDIS_URL is not set');
-    rateLimitStore = new RedisRateLimitStore(new Redis(redisUrl));
+    rateLimitStore = await openRedisRateLimitStore(redisUrl);
   }
-  const app = await buildApp({ config, db: database.db, logger: pino({ level: 'silent' }), rateLimitStore });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    logger: options.logger ?? pino({ level: 'silent' }),
+    rateLimitStore,
+  });
   return {
     ...app,
     config,

@@ -22,6 +22,8 @@ export interface FcmAnswer {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Holds the answer back this long (a slow FCM). */
+  delayMs?: number;
 }
 
 /** What FCM answers for a token that is no longer registered. */
@@ -155,11 +157,10 @@ export async function startFakeFcm(options: { projectId?: string; expiresIn?: nu
         };
         sends.push(send);
         const reply = respond(send);
-        return answer(
-          reply.status,
-          reply.body ?? { name: `projects/${projectId}/messages/${sends.length}` },
-          reply.headers,
-        );
+        const body = reply.body ?? { name: `projects/${projectId}/messages/${sends.length}` };
+        if (!reply.delayMs) return answer(reply.status, body, reply.headers);
+        setTimeout(() => answer(reply.status, body, reply.headers), reply.delayMs);
+        return;
       }
       answer(404, { error: 'not found' });
     });

@@ -82,6 +82,7 @@ describe('emporium CLI (--json)', () => {
       [['--slug', 's', '--name', 'Again'], 'conflict', /^a store with this slug already exists$/],
       [['--slug', 'Bad Slug!', '--name', 'N'], 'invalid_request', /slug/],
       [['--slug', 'ok-currency', '--name', 'N', '--currency', 'EURO'], 'invalid_request', /currency/],
+      [['--slug', 'ok-iso', '--name', 'N', '--currency', 'QQQ'], 'invalid_request', /ISO 4217/],
     ];
     const [human, ...results] = await Promise.all([
       runCli(['store', 'create', '--slug', 'ok-timezone', '--name', 'N', '--timezone', 'Mars/Olympus'], env),
@@ -204,7 +205,7 @@ describe('emporium CLI (--json)', () => {
     });
     const list = doc.paths['/api/v1/customers']?.get;
     expect(list.responses['200']).toBeDefined();
-    expect(list.security).toEqual([{ apiKey: [] }]);
+    expect(list.security).toEqual([{ apiKey: [] }, { adminSession: [] }]);
     expect(doc.paths['/api/v1/customers/{id}']?.get).toBeDefined();
     // Every operation documents its responses, and every local $ref resolves.
     const refs = new Set<string>();

@@ -277,6 +277,26 @@ async function attemptsOf(webhookId: string) {
   return { total, rows: rows.map((row) => ({ ...row, count: Number(row.count) })) };
 }
 
+/**
+ * Each delivery's attempts in order (number, status code, error): a log that reads 1, 2, … with no
+ * gap, as the contract's one entry per attempt promises.
+ */
+async function attemptLogs(webhookId: string) {
+  const { rows } = await sql<{
+    delivery_id: string;
+    attempt: number;
+    status_code: number | null;
+    error: string | null;
+  }>`
+    SELECT delivery_id, attempt, status_code, error FROM webhook_attempts WHERE webhook_id = ${webhookId}
+    ORDER BY delivery_id, attempt`.execute(database.db);
+  const byDelivery = new Map<string, typeof rows>();
+  for (const row of rows) byDelivery.set(row.delivery_id, [...(byDelivery.get(row.delivery_id) ?? []), row]);
+  return byDelivery;
+}
+
+const LOST = 'worker stopped before the outcome was recorded';
+
 async function deliveriesOf(webhookId: string) {
   const { rows } = await sql<{ status: string; leased: boolean; count: string }>`
     SELECT status, locked_until > now() AS leased, count(*) AS count FROM webhook_deliveries
@@ -341,10 +361,12 @@ describe('webhook delivery on real worker processes', () => {
 
       const { byId, numbers, receipts, duplicates } = tally(receiver);
       const attempts = await attemptsOf(webhookId);
+      const logs = await attemptLogs(webhookId);
+      const lost = [...logs.values()].filter((log) => log.some((a) => a.error === LOST));
       console.log(
         `[${mode}] kill -9 at ${atKill.receipts} receipts (${atKill.byId.size} distinct); ${leasedAtKill} deliveries were leased to the dead worker; ` +
           `new worker's CPU while waiting out the leases: ${idleCpuMs} ms in 3 s; after recovery (${recoveredMs} ms, lease included): ${receipts} receipts, ${byId.size} distinct ids, ${duplicates} duplicates; ` +
-          `attempts logged ${JSON.stringify(attempts.rows)}`,
+          `attempts logged ${JSON.stringify(attempts.rows)}; deliveries whose first attempt is logged as lost: ${lost.length}`,
       );
       expect(byId.size).toBe(EVENTS);
       expect(numbers.size).toBe(EVENTS);
@@ -356,7 +378,17 @@ describe('webhook delivery on real worker processes', () => {
       // never holds more than its concurrency of such claims.
       expect(leasedAtKill).toBeLessThanOrEqual(CONCURRENCY);
       expect(duplicates).toBeLessThanOrEqual(leasedAtKill);
-      expect(attempts.total).toBe(EVENTS);
+      // Each delivery the dead worker had claimed shows that attempt as lost (no status code), then
+      // the new worker's attempt 2; every other delivery one attempt. No log skips a number.
+      expect(logs.size).toBe(EVENTS);
+      for (const log of logs.values()) expect(log.map((a) => a.attempt)).toEqual(log.map((_, i) => i + 1));
+      expect(lost).toHaveLength(leasedAtKill);
+      for (const log of lost)
+        expect(log.map(({ attempt, status_code, error }) => ({ attempt, status_code, error }))).toEqual([
+          { attempt: 1, status_code: null, error: LOST },
+          { attempt: 2, status_code: 200, error: null },
+        ]);
+      expect(attempts.total).toBe(EVENTS + leasedAtKill);
     } finally {
       await receiver.close();
     }

@@ -16,90 +16,7 @@ export interface paths {
      * List customers, newest first
      * @description Requires the `customers:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Page number, from 1 */
-          page?: number;
-          /** @description Items per page, 1 to 100 (default 20) */
-          limit?: number;
-          /** @description Matches e-mail or name, case-insensitive */
-          q?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Customer'][];
-              meta: {
-                pagination: {
-                  page: number;
-                  limit: number;
-                  total: number;
-                  total_pages: number;
-                  has_next: boolean;
-                  has_prev: boolean;
-                };
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['listCustomers'];
     put?: never;
     post?: never;
     delete?: never;
@@ -119,75 +36,7 @@ export interface paths {
      * Get a customer
      * @description Requires the `customers:read` scope.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Customer'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getCustomer'];
     put?: never;
     post?: never;
     delete?: never;
@@ -207,92 +56,7 @@ export interface paths {
      * List products, newest first
      * @description Requires the `products:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Page number, from 1 */
-          page?: number;
-          /** @description Items per page, 1 to 100 (default 20) */
-          limit?: number;
-          status?: 'active' | 'draft' | 'archived';
-          category_id?: string;
-          /** @description Matches name or SKU, case-insensitive */
-          q?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Product'][];
-              meta: {
-                pagination: {
-                  page: number;
-                  limit: number;
-                  total: number;
-                  total_pages: number;
-                  has_next: boolean;
-                  has_prev: boolean;
-                };
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['listProducts'];
     put?: never;
     /**
      * Create a product (optionally re-hosting its images as WebP)
@@ -300,117 +64,7 @@ export interface paths {
      *
      *     Requires the `products:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-            /** @description Decimal amount, e.g. "19.99" */
-            price: string | number;
-            slug?: string;
-            description?: string;
-            status?: 'active' | 'draft' | 'archived';
-            compare_price?: (string | number) | null;
-            sku?: string | null;
-            inventory?: number;
-            track_inventory?: boolean;
-            low_stock_threshold?: number | null;
-            category_ids?: string[];
-            images?: {
-              url: string;
-              alt?: string | null;
-              is_primary?: boolean;
-              /** @description `video` stores the URL as given (never downloaded) */
-              media_type?: 'image' | 'video';
-            }[];
-            /** @description Fetch images, convert to WebP and re-host them (default false) */
-            download_images?: boolean;
-            options?: {
-              name: string;
-              values: string[];
-            }[];
-            variants?: {
-              id?: string;
-              title?: string;
-              sku?: string | null;
-              /** @description Decimal amount, e.g. "19.99" */
-              price?: string | number;
-              compare_price?: (string | number) | null;
-              inventory?: number;
-              options: {
-                [key: string]: string;
-              };
-            }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              /** @enum {boolean} */
-              success: true;
-              data: components['schemas']['Product'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['createProduct'];
     delete?: never;
     options?: never;
     head?: never;
@@ -428,146 +82,14 @@ export interface paths {
      * Get a product
      * @description Requires the `products:read` scope.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Product'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getProduct'];
     put?: never;
     post?: never;
     /**
      * Delete a product
      * @description Requires the `products:write` scope.
      */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteProduct'];
     options?: never;
     head?: never;
     /**
@@ -576,117 +98,7 @@ export interface paths {
      *
      *     Requires the `products:write` scope.
      */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name?: string;
-            slug?: string;
-            description?: string;
-            status?: 'active' | 'draft' | 'archived';
-            /** @description Decimal amount, e.g. "19.99" */
-            price?: string | number;
-            compare_price?: (string | number) | null;
-            sku?: string | null;
-            inventory?: number;
-            track_inventory?: boolean;
-            low_stock_threshold?: number | null;
-            category_ids?: string[];
-            images?: {
-              url: string;
-              alt?: string | null;
-              is_primary?: boolean;
-              /** @description `video` stores the URL as given (never downloaded) */
-              media_type?: 'image' | 'video';
-            }[];
-            /** @description Fetch images, convert to WebP and re-host them (default false) */
-            download_images?: boolean;
-            options?: {
-              name: string;
-              values: string[];
-            }[];
-            variants?: {
-              id?: string;
-              title?: string;
-              sku?: string | null;
-              /** @description Decimal amount, e.g. "19.99" */
-              price?: string | number;
-              compare_price?: (string | number) | null;
-              inventory?: number;
-              options: {
-                [key: string]: string;
-              };
-            }[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Product'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    patch: operations['updateProduct'];
     trace?: never;
   };
   '/api/v1/categories': {
@@ -700,172 +112,13 @@ export interface paths {
      * List categories (by position, then name)
      * @description Requires the `products:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Page number, from 1 */
-          page?: number;
-          /** @description Items per page, 1 to 100 (default 20) */
-          limit?: number;
-          /** @description Children of this category; `root` for top-level ones */
-          parent_id?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Category'][];
-              meta: {
-                pagination: {
-                  page: number;
-                  limit: number;
-                  total: number;
-                  total_pages: number;
-                  has_next: boolean;
-                  has_prev: boolean;
-                };
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['listCategories'];
     put?: never;
     /**
      * Create a category
      * @description Requires the `products:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name: string;
-            slug?: string;
-            description?: string;
-            parent_id?: string | null;
-            position?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Category'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['createCategory'];
     delete?: never;
     options?: never;
     head?: never;
@@ -883,231 +136,21 @@ export interface paths {
      * Get a category
      * @description Requires the `products:read` scope.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Category'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getCategory'];
     put?: never;
     post?: never;
     /**
      * Delete a category (its products stay; sub-categories move to the top level)
      * @description Requires the `products:write` scope.
      */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteCategory'];
     options?: never;
     head?: never;
     /**
      * Update a category
      * @description Requires the `products:write` scope.
      */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name?: string;
-            slug?: string;
-            description?: string;
-            parent_id?: string | null;
-            position?: number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Category'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    patch: operations['updateCategory'];
     trace?: never;
   };
   '/api/v1/inventory/{id}': {
@@ -1121,78 +164,7 @@ export interface paths {
      * Stock level of a product (with its variants) or of a variant
      * @description Requires the `inventory:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description `product` (default) or `variant` */
-          type?: 'product' | 'variant';
-        };
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['InventoryLevel'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getInventory'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1204,93 +176,7 @@ export interface paths {
      *
      *     Requires the `inventory:write` scope.
      */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description `product` (default) or `variant` */
-            type?: 'product' | 'variant';
-            /** @description Non-zero integer change to apply */
-            adjustment: number;
-            reason?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                id: string;
-                /** @description `product` (default) or `variant` */
-                type: 'product' | 'variant';
-                previous: number;
-                adjustment: number;
-                inventory: number;
-                stock_status: 'in_stock' | 'low_stock' | 'out_of_stock';
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    patch: operations['adjustInventory'];
     trace?: never;
   };
   '/api/v1/inventory/{id}/adjustments': {
@@ -1304,88 +190,7 @@ export interface paths {
      * History of a product's stock changes (the product and its variants), newest first
      * @description Requires the `inventory:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          limit?: number;
-        };
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                id: string;
-                product_id: string;
-                variant_id: string | null;
-                previous: number;
-                adjustment: number;
-                inventory: number;
-                reason: string | null;
-                source: string;
-                /** Format: date-time */
-                created_at: string;
-              }[];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['listInventoryAdjustments'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1405,91 +210,7 @@ export interface paths {
      * List discounts, newest first
      * @description Requires the `discounts:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Page number, from 1 */
-          page?: number;
-          /** @description Items per page, 1 to 100 (default 20) */
-          limit?: number;
-          active?: boolean;
-          /** @description Matches code or title, case-insensitive */
-          q?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Discount'][];
-              meta: {
-                pagination: {
-                  page: number;
-                  limit: number;
-                  total: number;
-                  total_pages: number;
-                  has_next: boolean;
-                  has_prev: boolean;
-                };
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['listDiscounts'];
     put?: never;
     /**
      * Create a discount (a coupon code, or automatic when code is null)
@@ -1497,96 +218,7 @@ export interface paths {
      *
      *     Requires the `discounts:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            code?: string | null;
-            /** @description Required for an automatic discount; defaults to the code */
-            title?: string;
-            type: 'percentage' | 'fixed_amount' | 'free_shipping';
-            /** @description percentage: a percent above 0 and at most 100, up to 2 decimals ("15", "12.5"); fixed_amount: an amount in the store currency ("5.00"); free_shipping: 0 or omitted */
-            value?: string | number;
-            min_subtotal?: (string | number) | null;
-            /**
-             * Format: date-time
-             * @description Default: now
-             */
-            starts_at?: string;
-            ends_at?: string | null;
-            usage_limit?: number | null;
-            once_per_customer?: boolean;
-            active?: boolean;
-            product_ids?: string[];
-            category_ids?: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Discount'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['createDiscount'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1604,146 +236,14 @@ export interface paths {
      * Get a discount
      * @description Requires the `discounts:read` scope.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Discount'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getDiscount'];
     put?: never;
     post?: never;
     /**
      * Delete a discount (orders keep their coupon code and amounts)
      * @description Requires the `discounts:write` scope.
      */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteDiscount'];
     options?: never;
     head?: never;
     /**
@@ -1752,94 +252,7 @@ export interface paths {
      *
      *     Requires the `discounts:write` scope.
      */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            code?: string | null;
-            title?: string;
-            type?: 'percentage' | 'fixed_amount' | 'free_shipping';
-            /** @description percentage: a percent above 0 and at most 100, up to 2 decimals ("15", "12.5"); fixed_amount: an amount in the store currency ("5.00"); free_shipping: 0 or omitted */
-            value?: string | number;
-            min_subtotal?: (string | number) | null;
-            /** Format: date-time */
-            starts_at?: string;
-            ends_at?: string | null;
-            usage_limit?: number | null;
-            once_per_customer?: boolean;
-            active?: boolean;
-            product_ids?: string[];
-            category_ids?: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Discount'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    patch: operations['updateDiscount'];
     trace?: never;
   };
   '/api/v1/orders': {
@@ -1853,206 +266,13 @@ export interface paths {
      * List orders, newest (highest number) first
      * @description Requires the `orders:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Page number, from 1 */
-          page?: number;
-          /** @description Items per page, 1 to 100 (default 20) */
-          limit?: number;
-          status?: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
-          payment_status?: 'unpaid' | 'partially_paid' | 'paid' | 'refund_due';
-          fulfillment_status?: 'unfulfilled' | 'fulfilled';
-          customer_id?: string;
-          /** @description Inclusive, ISO 8601 */
-          created_from?: string;
-          /** @description Exclusive, ISO 8601 */
-          created_to?: string;
-          /** @description An order number, or an exact e-mail */
-          q?: string;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['OrderSummary'][];
-              meta: {
-                pagination: {
-                  page: number;
-                  limit: number;
-                  total: number;
-                  total_pages: number;
-                  has_next: boolean;
-                  has_prev: boolean;
-                };
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['listOrders'];
     put?: never;
     /**
      * Create a manual or imported order (stock and discounts as at checkout)
      * @description Requires the `orders:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            customer: {
-              /** Format: email */
-              email: string;
-              first_name?: string | null;
-              last_name?: string | null;
-              phone?: string | null;
-            };
-            items: {
-              product_id: string;
-              variant_id?: string | null;
-              quantity: number;
-              /** @description Decimal amount, e.g. "19.99" */
-              price?: string | number;
-            }[];
-            shipping_address?: {
-              first_name?: string | null;
-              last_name?: string | null;
-              line1: string;
-              line2?: string | null;
-              city: string;
-              region?: string | null;
-              postal_code: string;
-              /** @description ISO 3166-1 alpha-2 code */
-              country: string;
-              phone?: string | null;
-            } | null;
-            coupon_code?: string | null;
-            notes?: string | null;
-            payment_method?: string | null;
-            /** @description Record the order as paid in full */
-            mark_paid?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Order'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['createOrder'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2070,75 +290,7 @@ export interface paths {
      * Get an order
      * @description Requires the `orders:read` scope.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Order'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getOrder'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2150,94 +302,7 @@ export interface paths {
      *
      *     Requires the `orders:write` scope.
      */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            status?: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
-            notes?: string | null;
-            shipping_address?: {
-              first_name?: string | null;
-              last_name?: string | null;
-              line1: string;
-              line2?: string | null;
-              city: string;
-              region?: string | null;
-              postal_code: string;
-              /** @description ISO 3166-1 alpha-2 code */
-              country: string;
-              phone?: string | null;
-            } | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Order'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    patch: operations['updateOrder'];
     trace?: never;
   };
   '/api/v1/orders/{id}/edit-items': {
@@ -2255,113 +320,7 @@ export interface paths {
      *
      *     Requires the `orders:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            update_quantity?: {
-              item_id: string;
-              new_quantity: number;
-            }[];
-            add?: {
-              product_id: string;
-              variant_id?: string | null;
-              name: string;
-              variant_title?: string | null;
-              quantity: number;
-              /** @description Decimal amount, e.g. "19.99" */
-              price: string | number;
-            }[];
-            remove?: string[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                id: string;
-                /** @description A number here, as the specification shows */
-                order_number: number;
-                old_total: number;
-                new_total: number;
-                /** @description new_total − old_total: positive to charge, negative to refund */
-                price_difference: number;
-                subtotal: number;
-                /** @description Frozen: never recalculated by an edit */
-                discount_amount: number;
-                total: number;
-                line_items: {
-                  id: string;
-                  name: string;
-                  quantity: number;
-                  price: number;
-                  total: number;
-                }[];
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['editOrderItems'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2381,83 +340,7 @@ export interface paths {
      * Fulfil a paid order, with optional tracking
      * @description Requires the `orders:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            carrier?: string | null;
-            tracking_number?: string | null;
-            tracking_url?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Order'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['fulfillOrder'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2477,83 +360,7 @@ export interface paths {
      * Cancel an order that is not fulfilled (restocks by default)
      * @description Requires the `orders:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            reason?: string | null;
-            /** @description Return the items to stock (default true) */
-            restock?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Order'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['cancelOrder'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2573,83 +380,7 @@ export interface paths {
      * Record a payment: the balance due by default
      * @description Requires the `orders:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description Decimal amount, e.g. "19.99" */
-            amount?: string | number;
-            payment_method?: string | null;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Order'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['markOrderPaid'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2667,156 +398,7 @@ export interface paths {
      * Store statistics for a date range in the store timezone, with the previous period
      * @description Requires the `analytics:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /**
-           * @description First day (inclusive), in the store timezone; default: 29 days before `to` (30 days in all)
-           * @example 2026-11-23
-           */
-          from?: string;
-          /**
-           * @description Last day (inclusive), in the store timezone; default: today
-           * @example 2026-11-23
-           */
-          to?: string;
-          /** @description Time-series buckets: days, ISO weeks (from Monday) or calendar months */
-          interval?: 'day' | 'week' | 'month';
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                currency: string;
-                /** Format: date */
-                from: string;
-                /** Format: date */
-                to: string;
-                interval: string;
-                totals: {
-                  /** @description Money paid on the orders of the period that are not cancelled */
-                  revenue: number;
-                  /** @description Orders created in the period that are not cancelled */
-                  orders: number;
-                  /** @description revenue ÷ orders, rounded half up to the currency (0 without orders) */
-                  average_order_value: number;
-                  /** @description Quantities on the lines of those orders */
-                  items_sold: number;
-                  /** @description Discount amounts of those orders */
-                  discounts: number;
-                  /** @description Customers whose first order (not cancelled) falls in the period */
-                  new_customers: number;
-                  /** @description Customers with an order in the period and one before it (not cancelled) */
-                  returning_customers: number;
-                };
-                /** @description The same figures for the same number of days immediately before `from` */
-                previous_period: {
-                  /** Format: date */
-                  from: string;
-                  /** Format: date */
-                  to: string;
-                  /** @description Money paid on the orders of the period that are not cancelled */
-                  revenue: number;
-                  /** @description Orders created in the period that are not cancelled */
-                  orders: number;
-                  /** @description revenue ÷ orders, rounded half up to the currency (0 without orders) */
-                  average_order_value: number;
-                  /** @description Quantities on the lines of those orders */
-                  items_sold: number;
-                  /** @description Discount amounts of those orders */
-                  discounts: number;
-                  /** @description Customers whose first order (not cancelled) falls in the period */
-                  new_customers: number;
-                  /** @description Customers with an order in the period and one before it (not cancelled) */
-                  returning_customers: number;
-                };
-                timeseries: {
-                  /**
-                   * Format: date
-                   * @description First day of the day, ISO week (Monday) or month; the first and last may be partial
-                   */
-                  period_start: string;
-                  revenue: number;
-                  orders: number;
-                }[];
-                /** @description The 10 best sellers of the period by revenue */
-                top_products: {
-                  product_id: string;
-                  /** @description As on the product's line of its most recent order */
-                  name: string;
-                  quantity: number;
-                  /** @description price × quantity of its lines on orders not cancelled */
-                  revenue: number;
-                }[];
-                /** @description Orders created in the period by their current status, cancelled included */
-                status_breakdown: {
-                  pending: number;
-                  processing: number;
-                  on_hold: number;
-                  completed: number;
-                  cancelled: number;
-                };
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAnalytics'];
     put?: never;
     post?: never;
     delete?: never;
@@ -2836,193 +418,13 @@ export interface paths {
      * List webhooks
      * @description Requires the `webhooks:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Page number, from 1 */
-          page?: number;
-          /** @description Items per page, 1 to 100 (default 20) */
-          limit?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Webhook'][];
-              meta: {
-                pagination: {
-                  page: number;
-                  limit: number;
-                  total: number;
-                  total_pages: number;
-                  has_next: boolean;
-                  has_prev: boolean;
-                };
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['listWebhooks'];
     put?: never;
     /**
      * Create a webhook (its signing secret is returned only here)
      * @description Requires the `webhooks:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description http(s) URL the events are posted to */
-            url: string;
-            events: (
-              | 'order.created'
-              | 'order.paid'
-              | 'order.updated'
-              | 'order.cancelled'
-              | 'product.low_stock'
-              | 'product.out_of_stock'
-              | '*'
-            )[];
-            description?: string | null;
-            active?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                id: string;
-                url: string;
-                events: string[];
-                description: string | null;
-                active: boolean;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                last_success_at: string | null;
-                consecutive_failures: number;
-                disabled_reason: string | null;
-                /** @description whsec_…: shown only here; sign-check deliveries with it */
-                secret: string;
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['createWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3040,240 +442,21 @@ export interface paths {
      * Get a webhook
      * @description Requires the `webhooks:read` scope.
      */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Webhook'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getWebhook'];
     put?: never;
     post?: never;
     /**
      * Delete a webhook
      * @description Requires the `webhooks:write` scope.
      */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['deleteWebhook'];
     options?: never;
     head?: never;
     /**
      * Update a webhook; `active: true` re-enables a disabled one
      * @description Requires the `webhooks:write` scope.
      */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            /** @description http(s) URL the events are posted to */
-            url?: string;
-            events?: (
-              | 'order.created'
-              | 'order.paid'
-              | 'order.updated'
-              | 'order.cancelled'
-              | 'product.low_stock'
-              | 'product.out_of_stock'
-              | '*'
-            )[];
-            description?: string | null;
-            /** @description `true` re-enables a disabled webhook */
-            active?: boolean;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['Webhook'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    patch: operations['updateWebhook'];
     trace?: never;
   };
   '/api/v1/webhooks/{id}/rotate-secret': {
@@ -3289,90 +472,7 @@ export interface paths {
      * Replace the signing secret (the new one is returned only here)
      * @description Requires the `webhooks:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                id: string;
-                url: string;
-                events: string[];
-                description: string | null;
-                active: boolean;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                last_success_at: string | null;
-                consecutive_failures: number;
-                disabled_reason: string | null;
-                /** @description whsec_…: shown only here; sign-check deliveries with it */
-                secret: string;
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['rotateWebhookSecret'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3390,91 +490,7 @@ export interface paths {
      * Delivery log: one entry per attempt, newest first
      * @description Requires the `webhooks:read` scope.
      */
-    get: {
-      parameters: {
-        query?: {
-          /** @description Page number, from 1 */
-          page?: number;
-          /** @description Items per page, 1 to 100 (default 20) */
-          limit?: number;
-          status?: 'succeeded' | 'failed' | 'pending';
-        };
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['DeliveryAttempt'][];
-              meta: {
-                pagination: {
-                  page: number;
-                  limit: number;
-                  total: number;
-                  total_pages: number;
-                  has_next: boolean;
-                  has_prev: boolean;
-                };
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['listWebhookDeliveries'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3496,87 +512,7 @@ export interface paths {
      * Send a test delivery of a subscribed event now (sample data, `"test": true`)
      * @description Requires the `webhooks:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            event:
-              | 'order.created'
-              | 'order.paid'
-              | 'order.updated'
-              | 'order.cancelled'
-              | 'product.low_stock'
-              | 'product.out_of_stock';
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['DeliveryAttempt'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['sendTestWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3596,76 +532,7 @@ export interface paths {
      * Send a delivery again now
      * @description Requires the `webhooks:write` scope.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-          deliveryId: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: components['schemas']['DeliveryAttempt'];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['retryWebhookDelivery'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3685,52 +552,7 @@ export interface paths {
      * Sign in to the dashboard (sets the emporium_admin cookie)
      * @description At most 10 attempts per e-mail and 50 per client IP per 15 minutes.
      */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            email: string;
-            password: string;
-            /** @description Store slug (default: the first) */
-            store?: string;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                user: {
-                  id: string;
-                  email: string;
-                };
-                store: {
-                  id: string;
-                  slug: string;
-                  name: string;
-                };
-                stores: {
-                  id: string;
-                  slug: string;
-                  name: string;
-                }[];
-              };
-            };
-          };
-        };
-      };
-    };
+    post: operations['adminLogin'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3747,69 +569,7 @@ export interface paths {
     get?: never;
     put?: never;
     /** Sign out */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['adminLogout'];
     delete?: never;
     options?: never;
     head?: never;
@@ -3824,88 +584,7 @@ export interface paths {
       cookie?: never;
     };
     /** The signed-in user and store */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                user: {
-                  id: string;
-                  email: string;
-                };
-                store: {
-                  id: string;
-                  slug: string;
-                  name: string;
-                };
-                stores: {
-                  id: string;
-                  slug: string;
-                  name: string;
-                }[];
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getAdminSession'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3922,213 +601,14 @@ export interface paths {
       cookie?: never;
     };
     /** Store settings */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                id: string;
-                slug: string;
-                name: string;
-                currency: string;
-                timezone: string;
-                logo: string | null;
-                colors: {
-                  [key: string]: string;
-                };
-                low_stock_threshold: number;
-                /** @description Decimal amount */
-                shipping_flat_rate: string;
-                free_shipping_threshold: string | null;
-                /** @description Percent, e.g. "8.25" */
-                tax_rate: string;
-                app_config: {
-                  [key: string]: unknown;
-                };
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['getStoreSettings'];
     put?: never;
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
     /** Change store settings (profile, colours, currency, timezone, shipping, tax, low stock) */
-    patch: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name?: string;
-            logo?: string | null;
-            colors?: {
-              primary?: string;
-              secondary?: string;
-              accent?: string;
-              background?: string;
-              text?: string;
-            };
-            currency?: string;
-            timezone?: string;
-            low_stock_threshold?: number;
-            /** @description Decimal amount, e.g. "19.99" */
-            shipping_flat_rate?: string | number;
-            free_shipping_threshold?: (string | number) | null;
-            tax_rate?: string | number;
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                id: string;
-                slug: string;
-                name: string;
-                currency: string;
-                timezone: string;
-                logo: string | null;
-                colors: {
-                  [key: string]: string;
-                };
-                low_stock_threshold: number;
-                /** @description Decimal amount */
-                shipping_flat_rate: string;
-                free_shipping_threshold: string | null;
-                /** @description Percent, e.g. "8.25" */
-                tax_rate: string;
-                app_config: {
-                  [key: string]: unknown;
-                };
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    patch: operations['updateStoreSettings'];
     trace?: never;
   };
   '/api/admin/api-keys': {
@@ -4139,180 +619,10 @@ export interface paths {
       cookie?: never;
     };
     /** API keys of the store */
-    get: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                id: string;
-                name: string;
-                prefix: string;
-                scopes: string[];
-                /** Format: date-time */
-                created_at: string;
-                last_used_at: string | null;
-                revoked_at: string | null;
-              }[];
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    get: operations['listApiKeys'];
     put?: never;
     /** Create an API key (the secret is shown only in this answer) */
-    post: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody: {
-        content: {
-          'application/json': {
-            name?: string;
-            scopes: (
-              | 'orders:read'
-              | 'orders:write'
-              | 'products:read'
-              | 'products:write'
-              | 'customers:read'
-              | 'inventory:read'
-              | 'inventory:write'
-              | 'discounts:read'
-              | 'discounts:write'
-              | 'analytics:read'
-              | 'webhooks:read'
-              | 'webhooks:write'
-              | 'storefront:read'
-              | 'customer:read'
-              | 'customer:write'
-              | 'mobile:write'
-            )[];
-          };
-        };
-      };
-      responses: {
-        /** @description Default Response */
-        201: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': {
-              data: {
-                id: string;
-                key: string;
-                name: string;
-                scopes: string[];
-              };
-            };
-          };
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    post: operations['createApiKey'];
     delete?: never;
     options?: never;
     head?: never;
@@ -4330,71 +640,7 @@ export interface paths {
     put?: never;
     post?: never;
     /** Revoke an API key */
-    delete: {
-      parameters: {
-        query?: never;
-        header?: never;
-        path: {
-          id: string;
-        };
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Default Response */
-        204: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content?: never;
-        };
-        /** @description Error envelope */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        401: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        403: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        404: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-        /** @description Error envelope */
-        429: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['ErrorBody'];
-          };
-        };
-      };
-    };
+    delete: operations['revokeApiKey'];
     options?: never;
     head?: never;
     patch?: never;
@@ -4407,6 +653,7 @@ export interface components {
     /** @description Error envelope */
     ErrorBody: {
       error: {
+        /** @description invalid_request (400), unauthorized (401), payment_declined (402), forbidden (403), not_found (404), request_timeout (408: the request did not arrive within the time-out; the connection is closed), conflict or insufficient_stock (409), payload_too_large (413), unsupported_media_type (415), rate_limited (429), request_header_fields_too_large (431: request line and headers over 16 KiB), internal_error (500), unavailable (503) */
         code: string;
         message: string;
         details?: {
@@ -4729,4 +976,4286 @@ export interface components {
   pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+  listCustomers: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description Matches e-mail or name, case-insensitive */
+        q?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Customer'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getCustomer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Customer'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listProducts: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+        status?: 'active' | 'draft' | 'archived';
+        category_id?: string;
+        /** @description Matches name or SKU, case-insensitive */
+        q?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Product'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
+          price: string | number;
+          slug?: string;
+          description?: string;
+          status?: 'active' | 'draft' | 'archived';
+          compare_price?: (string | number) | null;
+          sku?: string | null;
+          inventory?: number;
+          track_inventory?: boolean;
+          low_stock_threshold?: number | null;
+          category_ids?: string[];
+          images?: {
+            url: string;
+            alt?: string | null;
+            is_primary?: boolean;
+            /** @description `video` stores the URL as given (never downloaded) */
+            media_type?: 'image' | 'video';
+          }[];
+          /** @description Fetch images, convert to WebP and re-host them (default false) */
+          download_images?: boolean;
+          options?: {
+            name: string;
+            values: string[];
+          }[];
+          variants?: {
+            id?: string;
+            title?: string;
+            sku?: string | null;
+            /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
+            price?: string | number;
+            compare_price?: (string | number) | null;
+            inventory?: number;
+            /** @description Option name → value, one per product option (at most 3) */
+            options: {
+              [key: string]: string;
+            };
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** @enum {boolean} */
+            success: true;
+            data: components['schemas']['Product'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Product'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateProduct: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          slug?: string;
+          description?: string;
+          status?: 'active' | 'draft' | 'archived';
+          /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
+          price?: string | number;
+          compare_price?: (string | number) | null;
+          sku?: string | null;
+          inventory?: number;
+          track_inventory?: boolean;
+          low_stock_threshold?: number | null;
+          category_ids?: string[];
+          images?: {
+            url: string;
+            alt?: string | null;
+            is_primary?: boolean;
+            /** @description `video` stores the URL as given (never downloaded) */
+            media_type?: 'image' | 'video';
+          }[];
+          /** @description Fetch images, convert to WebP and re-host them (default false) */
+          download_images?: boolean;
+          options?: {
+            name: string;
+            values: string[];
+          }[];
+          variants?: {
+            id?: string;
+            title?: string;
+            sku?: string | null;
+            /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
+            price?: string | number;
+            compare_price?: (string | number) | null;
+            inventory?: number;
+            /** @description Option name → value, one per product option (at most 3) */
+            options: {
+              [key: string]: string;
+            };
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Product'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listCategories: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description Children of this category; `root` for top-level ones */
+        parent_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Category'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createCategory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name: string;
+          slug?: string;
+          description?: string;
+          parent_id?: string | null;
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Category'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getCategory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Category'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteCategory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateCategory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          slug?: string;
+          description?: string;
+          parent_id?: string | null;
+          position?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Category'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getInventory: {
+    parameters: {
+      query?: {
+        /** @description `product` (default) or `variant` */
+        type?: 'product' | 'variant';
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['InventoryLevel'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  adjustInventory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description `product` (default) or `variant` */
+          type?: 'product' | 'variant';
+          /** @description Non-zero integer change to apply */
+          adjustment: number;
+          reason?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              /** @description `product` (default) or `variant` */
+              type: 'product' | 'variant';
+              previous: number;
+              adjustment: number;
+              inventory: number;
+              stock_status: 'in_stock' | 'low_stock' | 'out_of_stock';
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listInventoryAdjustments: {
+    parameters: {
+      query?: {
+        /** @description Items per page, 1 to 100 (default 50) */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              product_id: string;
+              variant_id: string | null;
+              previous: number;
+              adjustment: number;
+              inventory: number;
+              reason: string | null;
+              source: string;
+              /** Format: date-time */
+              created_at: string;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listDiscounts: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+        active?: boolean;
+        /** @description Matches code or title, case-insensitive */
+        q?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Discount'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createDiscount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code?: string | null;
+          /** @description Required for an automatic discount; defaults to the code */
+          title?: string;
+          type: 'percentage' | 'fixed_amount' | 'free_shipping';
+          /** @description percentage: a percent above 0 and at most 100, up to 2 decimals ("15", "12.5"); fixed_amount: an amount in the store currency ("5.00"); free_shipping: 0 or omitted */
+          value?: string | number;
+          min_subtotal?: (string | number) | null;
+          /**
+           * Format: date-time
+           * @description Default: now
+           */
+          starts_at?: string;
+          ends_at?: string | null;
+          usage_limit?: number | null;
+          once_per_customer?: boolean;
+          active?: boolean;
+          product_ids?: string[];
+          category_ids?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Discount'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getDiscount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Discount'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteDiscount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateDiscount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          code?: string | null;
+          title?: string;
+          type?: 'percentage' | 'fixed_amount' | 'free_shipping';
+          /** @description percentage: a percent above 0 and at most 100, up to 2 decimals ("15", "12.5"); fixed_amount: an amount in the store currency ("5.00"); free_shipping: 0 or omitted */
+          value?: string | number;
+          min_subtotal?: (string | number) | null;
+          /** Format: date-time */
+          starts_at?: string;
+          ends_at?: string | null;
+          usage_limit?: number | null;
+          once_per_customer?: boolean;
+          active?: boolean;
+          product_ids?: string[];
+          category_ids?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Discount'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listOrders: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+        status?: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+        payment_status?: 'unpaid' | 'partially_paid' | 'paid' | 'refund_due';
+        fulfillment_status?: 'unfulfilled' | 'fulfilled';
+        customer_id?: string;
+        /** @description Inclusive, ISO 8601 */
+        created_from?: string;
+        /** @description Exclusive, ISO 8601 */
+        created_to?: string;
+        /** @description An order number, or an exact e-mail */
+        q?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['OrderSummary'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          customer: {
+            /** Format: email */
+            email: string;
+            first_name?: string | null;
+            last_name?: string | null;
+            phone?: string | null;
+          };
+          items: {
+            product_id: string;
+            variant_id?: string | null;
+            quantity: number;
+            /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
+            price?: string | number;
+          }[];
+          shipping_address?: {
+            first_name?: string | null;
+            last_name?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            region?: string | null;
+            postal_code: string;
+            /** @description ISO 3166-1 alpha-2 code */
+            country: string;
+            phone?: string | null;
+          } | null;
+          coupon_code?: string | null;
+          notes?: string | null;
+          payment_method?: string | null;
+          /** @description Record the order as paid in full */
+          mark_paid?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Order'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Order'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          status?: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+          notes?: string | null;
+          shipping_address?: {
+            first_name?: string | null;
+            last_name?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            region?: string | null;
+            postal_code: string;
+            /** @description ISO 3166-1 alpha-2 code */
+            country: string;
+            phone?: string | null;
+          } | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Order'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  editOrderItems: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          update_quantity?: {
+            item_id: string;
+            new_quantity: number;
+          }[];
+          add?: {
+            product_id: string;
+            variant_id?: string | null;
+            name: string;
+            variant_title?: string | null;
+            quantity: number;
+            /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
+            price: string | number;
+          }[];
+          remove?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              /** @description A number here, as the specification shows */
+              order_number: number;
+              old_total: number;
+              new_total: number;
+              /** @description new_total − old_total: positive to charge, negative to refund */
+              price_difference: number;
+              subtotal: number;
+              /** @description Frozen: never recalculated by an edit */
+              discount_amount: number;
+              total: number;
+              line_items: {
+                id: string;
+                name: string;
+                quantity: number;
+                price: number;
+                total: number;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  fulfillOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          carrier?: string | null;
+          tracking_number?: string | null;
+          tracking_url?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Order'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  cancelOrder: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          reason?: string | null;
+          /** @description Return the items to stock (default true) */
+          restock?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Order'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  markOrderPaid: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
+          amount?: string | number;
+          payment_method?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Order'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAnalytics: {
+    parameters: {
+      query?: {
+        /**
+         * @description First day (inclusive), in the store timezone; default: 29 days before `to` (30 days in all)
+         * @example 2026-11-23
+         */
+        from?: string;
+        /**
+         * @description Last day (inclusive), in the store timezone; default: today
+         * @example 2026-11-23
+         */
+        to?: string;
+        /** @description Time-series buckets: days, ISO weeks (from Monday) or calendar months */
+        interval?: 'day' | 'week' | 'month';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              currency: string;
+              /** Format: date */
+              from: string;
+              /** Format: date */
+              to: string;
+              interval: string;
+              totals: {
+                /** @description Money paid on the orders of the period that are not cancelled */
+                revenue: number;
+                /** @description Orders created in the period that are not cancelled */
+                orders: number;
+                /** @description revenue ÷ orders, rounded half up to the currency (0 without orders) */
+                average_order_value: number;
+                /** @description Quantities on the lines of those orders */
+                items_sold: number;
+                /** @description Discount amounts of those orders */
+                discounts: number;
+                /** @description Customers whose first order (not cancelled) falls in the period */
+                new_customers: number;
+                /** @description Customers with an order in the period and one before it (not cancelled) */
+                returning_customers: number;
+              };
+              /** @description The same figures for the same number of days immediately before `from` */
+              previous_period: {
+                /** Format: date */
+                from: string;
+                /** Format: date */
+                to: string;
+                /** @description Money paid on the orders of the period that are not cancelled */
+                revenue: number;
+                /** @description Orders created in the period that are not cancelled */
+                orders: number;
+                /** @description revenue ÷ orders, rounded half up to the currency (0 without orders) */
+                average_order_value: number;
+                /** @description Quantities on the lines of those orders */
+                items_sold: number;
+                /** @description Discount amounts of those orders */
+                discounts: number;
+                /** @description Customers whose first order (not cancelled) falls in the period */
+                new_customers: number;
+                /** @description Customers with an order in the period and one before it (not cancelled) */
+                returning_customers: number;
+              };
+              timeseries: {
+                /**
+                 * Format: date
+                 * @description First day of the day, ISO week (Monday) or month; the first and last may be partial
+                 */
+                period_start: string;
+                revenue: number;
+                orders: number;
+              }[];
+              /** @description The 10 best sellers of the period by revenue */
+              top_products: {
+                product_id: string;
+                /** @description As on the product's line of its most recent order */
+                name: string;
+                quantity: number;
+                /** @description price × quantity of its lines on orders not cancelled */
+                revenue: number;
+              }[];
+              /** @description Orders created in the period by their current status, cancelled included */
+              status_breakdown: {
+                pending: number;
+                processing: number;
+                on_hold: number;
+                completed: number;
+                cancelled: number;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Webhook'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description http(s) URL the events are posted to */
+          url: string;
+          events: (
+            | 'order.created'
+            | 'order.paid'
+            | 'order.updated'
+            | 'order.cancelled'
+            | 'product.low_stock'
+            | 'product.out_of_stock'
+            | '*'
+          )[];
+          description?: string | null;
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              url: string;
+              events: string[];
+              description: string | null;
+              active: boolean;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              last_success_at: string | null;
+              consecutive_failures: number;
+              disabled_reason: string | null;
+              /** @description whsec_…: shown only here; sign-check deliveries with it */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Webhook'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description http(s) URL the events are posted to */
+          url?: string;
+          events?: (
+            | 'order.created'
+            | 'order.paid'
+            | 'order.updated'
+            | 'order.cancelled'
+            | 'product.low_stock'
+            | 'product.out_of_stock'
+            | '*'
+          )[];
+          description?: string | null;
+          /** @description `true` re-enables a disabled webhook */
+          active?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Webhook'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  rotateWebhookSecret: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              url: string;
+              events: string[];
+              description: string | null;
+              active: boolean;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              last_success_at: string | null;
+              consecutive_failures: number;
+              disabled_reason: string | null;
+              /** @description whsec_…: shown only here; sign-check deliveries with it */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+        status?: 'succeeded' | 'failed' | 'pending';
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['DeliveryAttempt'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  sendTestWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          event:
+            | 'order.created'
+            | 'order.paid'
+            | 'order.updated'
+            | 'order.cancelled'
+            | 'product.low_stock'
+            | 'product.out_of_stock';
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['DeliveryAttempt'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  retryWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        deliveryId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['DeliveryAttempt'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  adminLogin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          password: string;
+          /** @description Store slug (default: the first) */
+          store?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              user: {
+                id: string;
+                email: string;
+              };
+              store: {
+                id: string;
+                slug: string;
+                name: string;
+              };
+              stores: {
+                id: string;
+                slug: string;
+                name: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  adminLogout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getAdminSession: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              user: {
+                id: string;
+                email: string;
+              };
+              store: {
+                id: string;
+                slug: string;
+                name: string;
+              };
+              stores: {
+                id: string;
+                slug: string;
+                name: string;
+              }[];
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getStoreSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              slug: string;
+              name: string;
+              currency: string;
+              timezone: string;
+              logo: string | null;
+              colors: {
+                [key: string]: string;
+              };
+              low_stock_threshold: number;
+              /** @description Decimal amount */
+              shipping_flat_rate: string;
+              free_shipping_threshold: string | null;
+              /** @description Percent, e.g. "8.25" */
+              tax_rate: string;
+              app_config: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateStoreSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          logo?: string | null;
+          colors?: {
+            primary?: string;
+            secondary?: string;
+            accent?: string;
+            background?: string;
+            text?: string;
+          };
+          /** @description An ISO 4217 code (USD, EUR, …) with the same minor units as the current one */
+          currency?: string;
+          timezone?: string;
+          low_stock_threshold?: number;
+          /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
+          shipping_flat_rate?: string | number;
+          free_shipping_threshold?: (string | number) | null;
+          tax_rate?: string | number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              slug: string;
+              name: string;
+              currency: string;
+              timezone: string;
+              logo: string | null;
+              colors: {
+                [key: string]: string;
+              };
+              low_stock_threshold: number;
+              /** @description Decimal amount */
+              shipping_flat_rate: string;
+              free_shipping_threshold: string | null;
+              /** @description Percent, e.g. "8.25" */
+              tax_rate: string;
+              app_config: {
+                [key: string]: unknown;
+              };
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listApiKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              name: string;
+              prefix: string;
+              scopes: string[];
+              /** Format: date-time */
+              created_at: string;
+              last_used_at: string | null;
+              revoked_at: string | null;
+            }[];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          scopes: (
+            | 'orders:read'
+            | 'orders:write'
+            | 'products:read'
+            | 'products:write'
+            | 'customers:read'
+            | 'inventory:read'
+            | 'inventory:write'
+            | 'discounts:read'
+            | 'discounts:write'
+            | 'analytics:read'
+            | 'webhooks:read'
+            | 'webhooks:write'
+            | 'storefront:read'
+            | 'customer:read'
+            | 'customer:write'
+            | 'mobile:write'
+          )[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              key: string;
+              name: string;
+              scopes: string[];
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  revokeApiKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+}

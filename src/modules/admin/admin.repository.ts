@@ -24,3 +24,12 @@ export function findSession(db: Executor, tokenHash: Buffer) {
 export async function deleteSession(db: Executor, tokenHash: Buffer) {
   await db.deleteFrom('admin_sessions').where('token_hash', '=', tokenHash).execute();
 }
+
+/** Deletes up to `limit` sessions that expired before `before` (SKIP LOCKED); returns how many. */
+export async function deleteExpiredSessions(db: Executor, before: Date, limit: number): Promise<number> {
+  const result = await sql`DELETE FROM admin_sessions WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM admin_sessions WHERE expires_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED))`.execute(
+    db,
+  );
+  return Number(result.numAffectedRows ?? 0);
+}

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../platform/db/database.js';
+import { deleteInBatches } from '../../platform/db/delete-in-batches.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { forbidden, rateLimited, unauthorized } from '../../platform/http/errors.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit.js';
@@ -74,3 +75,16 @@ export function createAdminService(deps: { db: Db; stores: StoresService; rateLi
 }
 
 export type AdminService = ReturnType<typeof createAdminService>;
+
+/** Deletes expired dashboard sessions in bounded batches; for the background worker's schedule. */
+export async function pruneExpiredAdminSessions(
+  db: Db,
+  options: { batchSize: number; signal?: AbortSignal },
+) {
+  return {
+    admin_sessions: await deleteInBatches(
+      (limit) => repo.deleteExpiredSessions(db, new Date(), limit),
+      options,
+    ),
+  };
+}

@@ -1,2 +1,3 @@
 export { adminRoutes } from './admin.routes.js';
-export { type AdminService, createAdminService } from './admin.service.js';
+export { type AdminService, createAdminService, pruneExpiredAdminSessions } from './admin.service.js';
+export { adminDashboardRoutes } from './admin.static.js';

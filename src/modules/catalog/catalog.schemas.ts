@@ -45,7 +45,10 @@ const VariantInput = Type.Object(
     price: Type.Optional(MoneyInput),
     compare_price: Type.Optional(Nullable(MoneyInput)),
     inventory: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
-    options: Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 100 })),
+    options: Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 100 }), {
+      maxProperties: 3,
+      description: 'Option name → value, one per product option (at most 3)',
+    }),
   },
   { additionalProperties: false },
 );

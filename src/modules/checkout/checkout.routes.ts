@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db/database.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { installIdempotency } from '../../platform/http/idempotency.js';
 import { CustomerOrder, orderForCustomer } from '../orders/index.js';
-import { SlugParams } from '../storefront/storefront.schemas.js';
+import { SlugParams } from '../storefront/index.js';
 import type { StoresService } from '../stores/index.js';
 import { CheckoutBody, CheckoutQuote } from './checkout.schemas.js';
 import type { CheckoutService } from './checkout.service.js';
@@ -36,6 +37,8 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
     {
       schema: {
         tags: ['Checkout'],
+        operationId: 'quoteCheckout',
+        security: [],
         summary: 'Price a cart (subtotal, discount, shipping, tax, total); creates nothing',
         params: SlugParams,
         body: CheckoutBody,
@@ -51,12 +54,14 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
       config: { idempotent: true },
       schema: {
         tags: ['Checkout'],
+        operationId: 'checkout',
+        security: [],
         summary: 'Place an order',
         description:
           'One transaction: stock is taken atomically (409 insufficient_stock when short), the coupon use is counted, the payment is taken. `manual` leaves the order pending and unpaid; `test_card` with `tok_visa` pays it, `tok_decline` is 402 and nothing is created. Honours `Idempotency-Key`.',
         params: SlugParams,
         body: CheckoutBody,
-        response: { 201: DataEnvelope(CustomerOrder) },
+        response: { 201: DataEnvelope(CustomerOrder), ...errorResponses(402, 409) },
       },
     },
     async (request, reply) => {

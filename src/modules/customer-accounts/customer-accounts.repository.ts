@@ -79,9 +79,23 @@ export async function deleteSession(db: Executor, tokenHash: Buffer) {
   await db.deleteFrom('customer_sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-/** Expired codes and sessions: kept a day for the request limits, then removed. */
-export async function pruneExpired(db: Executor) {
-  const dayAgo = new Date(Date.now() - 86_400_000);
-  await db.deleteFrom('customer_login_codes').where('expires_at', '<', dayAgo).execute();
-  await db.deleteFrom('customer_sessions').where('expires_at', '<', new Date()).execute();
+/**
+ * Deletes up to `limit` login codes that expired before `before` (one bounded statement; SKIP LOCKED,
+ * so workers pruning side by side take different rows); returns how many.
+ */
+export async function deleteExpiredLoginCodes(db: Executor, before: Date, limit: number): Promise<number> {
+  const result = await sql`DELETE FROM customer_login_codes WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM customer_login_codes WHERE expires_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED))`.execute(
+    db,
+  );
+  return Number(result.numAffectedRows ?? 0);
+}
+
+/** Deletes up to `limit` customer sessions that expired before `before`, as deleteExpiredLoginCodes. */
+export async function deleteExpiredSessions(db: Executor, before: Date, limit: number): Promise<number> {
+  const result = await sql`DELETE FROM customer_sessions WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM customer_sessions WHERE expires_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED))`.execute(
+    db,
+  );
+  return Number(result.numAffectedRows ?? 0);
 }

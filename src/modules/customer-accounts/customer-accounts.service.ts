@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
+import { deleteInBatches } from '../../platform/db/delete-in-batches.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, rateLimited, unauthorized } from '../../platform/http/errors.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit.js';
@@ -138,9 +139,26 @@ export function createCustomerAccountsService(deps: CustomerAccountsDeps) {
     },
 
     logout: (token: string) => repo.deleteSession(db, hashToken(token)),
-
-    pruneExpired: () => repo.pruneExpired(db),
   };
 }
 
 export type CustomerAccountsService = ReturnType<typeof createCustomerAccountsService>;
+
+/** Expired login codes are kept a day (the per-e-mail request limit counts recent codes). */
+const CODE_KEPT_MS = 86_400_000;
+
+/**
+ * Deletes expired login codes (a day after they expire) and expired sessions, in bounded batches;
+ * for the background worker's schedule. Safe to run in several workers at once.
+ */
+export async function pruneExpiredLogins(db: Db, options: { batchSize: number; signal?: AbortSignal }) {
+  const codes = await deleteInBatches(
+    (limit) => repo.deleteExpiredLoginCodes(db, new Date(Date.now() - CODE_KEPT_MS), limit),
+    options,
+  );
+  const sessions = await deleteInBatches(
+    (limit) => repo.deleteExpiredSessions(db, new Date(), limit),
+    options,
+  );
+  return { customer_login_codes: codes, customer_sessions: sessions };
+}

@@ -23,17 +23,9 @@ export interface CustomerSessionsTable {
   created_at: Timestamp;
 }
 
-export interface WishlistItemsTable {
-  store_id: string;
-  customer_id: string;
-  product_id: string;
-  created_at: Timestamp;
-}
-
 declare module '../../platform/db/schema.js' {
   interface Database {
     customer_login_codes: CustomerLoginCodesTable;
     customer_sessions: CustomerSessionsTable;
-    wishlist_items: WishlistItemsTable;
   }
 }

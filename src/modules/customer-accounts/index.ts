@@ -1,2 +1,6 @@
 export { customerAuthRoutes, customerLogoutRoutes } from './customer-accounts.routes.js';
-export { type CustomerAccountsService, createCustomerAccountsService } from './customer-accounts.service.js';
+export {
+  type CustomerAccountsService,
+  createCustomerAccountsService,
+  pruneExpiredLogins,
+} from './customer-accounts.service.js';

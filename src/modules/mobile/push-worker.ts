@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
+import { createWakeup } from '../../platform/wakeup.js';
 import * as repo from './push.repository.js';
 import type { PushProvider, PushResult } from './push-providers.js';
 
@@ -48,7 +49,8 @@ interface Finished {
  * The push worker: claims due notifications (SKIP LOCKED + lease), hands them to the provider
  * outside any transaction with at most `concurrency` in flight, and records the outcomes in batches;
  * a dead token deletes its device. Woken by LISTEN/NOTIFY at each commit that queued a push, by its
- * own finished sends, and by a slow poll as a safety net.
+ * own finished sends, and by a slow poll as a safety net; a wake-up while it is busy is not lost
+ * (platform/wakeup.ts).
  */
 export function createPushWorker(options: PushWorkerOptions) {
   const { db, provider, logger } = options;
@@ -59,16 +61,16 @@ export function createPushWorker(options: PushWorkerOptions) {
   let running = false;
   let inFlight = 0;
   let finished: Finished[] = [];
-  let wake: (() => void) | undefined;
-  let listener: pg.PoolClient | undefined;
   let loop: Promise<void> | undefined;
   let lastPrune = 0;
-
-  const poke = () => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
+  // A notification or a finished send that finds the loop awake makes its next sleep return at once.
+  const wakeup = createWakeup({
+    pool: options.pool,
+    channel: repo.PUSH_CHANNEL,
+    name: 'push worker',
+    logger,
+  });
+  const { poke } = wakeup;
 
   async function send(push: repo.ClaimedPush) {
     let result: PushResult;
@@ -150,38 +152,10 @@ export function createPushWorker(options: PushWorkerOptions) {
     if (removed) logger.info({ removed }, 'push notification log pruned');
   }
 
-  async function listen() {
-    if (!options.pool) return;
-    try {
-      listener = await options.pool.connect();
-      listener.on('notification', poke);
-      listener.on('error', (error) => {
-        logger.warn({ err: error }, 'push worker LISTEN connection lost; polling until it is back');
-        listener?.release(true);
-        listener = undefined;
-      });
-      await listener.query(`LISTEN ${repo.PUSH_CHANNEL}`);
-    } catch (error) {
-      listener?.release(true);
-      listener = undefined;
-      logger.warn({ err: error }, 'push worker could not LISTEN; polling');
-    }
-  }
-
-  async function sleep(ms: number) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
   /** One round: record what finished, claim what is due; true when there may be more to do at once. */
   async function cycle(): Promise<boolean> {
     await flush();
-    if (!listener && running) await listen();
+    if (running) await wakeup.listen();
     let claimed = 0;
     const room = concurrency - inFlight;
     if (room > 0 && running) {
@@ -203,17 +177,17 @@ export function createPushWorker(options: PushWorkerOptions) {
         busy = await cycle();
       } catch (error) {
         logger.error({ err: error }, 'push worker cycle failed; retrying');
-        await sleep(1000);
+        await wakeup.sleep(1000);
         continue;
       }
       if (busy) continue;
       if (inFlight > 0) {
-        await sleep(pollMs);
+        await wakeup.sleep(pollMs); // until a send finishes, or a notification
         continue;
       }
       const dueIn = await repo.secondsUntilNextPush(db).catch(() => null);
       const wait = dueIn === null ? pollMs : Math.min(pollMs, Math.max(0, dueIn * 1000));
-      if (wait > 0) await sleep(wait);
+      if (wait > 0) await wakeup.sleep(wait);
     }
   }
 
@@ -231,11 +205,7 @@ export function createPushWorker(options: PushWorkerOptions) {
       await loop;
       while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
       await flush();
-      if (listener) {
-        await listener.query(`UNLISTEN ${repo.PUSH_CHANNEL}`).catch(() => undefined);
-        listener.release();
-        listener = undefined;
-      }
+      await wakeup.close();
     },
     /** Wakes the loop now (after a commit in this process, or in tests). */
     poke,

@@ -3,6 +3,14 @@ export { createOrderEditor } from './order-edit.js';
 export type { AppliedDiscount, DiscountCart, DiscountsPort, PricingDeps } from './order-pricing.js';
 export { priceCart, STOREFRONT_FIELDS } from './order-pricing.js';
 export { customerOrdersRoutes } from './orders.customer.routes.js';
+export {
+  analyzeImportedOrders,
+  type HistoricOrderBatch,
+  type HistorySource,
+  importHistoricOrders,
+} from './orders.import.js';
 export { ordersRoutes } from './orders.routes.js';
 export { orderForCustomer } from './orders.serializers.js';
 export { createOrdersService, type OrdersService } from './orders.service.js';
+export type { Address, OrderStatus, PaymentStatus } from './orders.tables.js';
+export { quoteOf, type StorePricing } from './totals.js';

@@ -6,6 +6,7 @@ import { newId } from '../../platform/ids.js';
 import type { ProductsService } from '../catalog/index.js';
 import type { InventoryService, StockChange } from '../inventory/index.js';
 import { amountOf, diff, recordOrderUpdated } from './order-events.js';
+import { ensureAmountsInRange } from './order-pricing.js';
 import { isEditable } from './order-state.js';
 import * as repo from './orders.repository.js';
 import { paymentStatusOf, subtotalOf, totalOf } from './totals.js';
@@ -148,6 +149,11 @@ export function createOrderEditor(deps: {
         shipping: order.shipping_amount,
         tax: order.tax_amount,
       });
+      ensureAmountsInRange(
+        { subtotal, total },
+        order.currency,
+        input.add?.length ? 'add' : 'update_quantity',
+      );
       const updated = await repo.updateOrder(tx, storeId, order.id, {
         subtotal,
         total,

@@ -1,8 +1,9 @@
 import type { Executor } from '../../platform/db/database.js';
 import { type ErrorDetail, invalidRequest } from '../../platform/http/errors.js';
+import { currencyDecimals, MAX_AMOUNT, toDecimalString } from '../../platform/money.js';
 import type { OrderableProduct, ProductsService } from '../catalog/index.js';
 import type { StoresService } from '../stores/index.js';
-import { type Quote, quoteOf } from './totals.js';
+import { amountsInRange, type Quote, quoteOf } from './totals.js';
 
 /** What orders need of the discounts module: find the discount of a cart, then count its use. */
 export interface AppliedDiscount {
@@ -169,5 +170,22 @@ export async function priceCart(
     },
     field: fields.coupon,
   });
-  return { store, lines, discount, quote: quoteOf(lines, discount, pricing) };
+  const quote = quoteOf(lines, discount, pricing);
+  ensureAmountsInRange(quote, store.currency, fields.items);
+  return { store, lines, discount, quote };
+}
+
+/**
+ * The one range check of order amounts, shared by the quote, checkout and POST /orders (through
+ * priceCart) and by order edits: an order whose subtotal or total would pass MAX_AMOUNT is 400
+ * naming `field`, so the quote refuses exactly what placing the order refuses.
+ */
+export function ensureAmountsInRange(
+  amounts: { subtotal: number; total: number },
+  currency: string,
+  field: string,
+): void {
+  if (amountsInRange(amounts)) return;
+  const message = `the order's subtotal and total must be at most ${toDecimalString(MAX_AMOUNT, currencyDecimals(currency))} ${currency}`;
+  throw invalidRequest(`${field}: ${message}`, [{ field, message }]);
 }

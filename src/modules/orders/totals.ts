@@ -1,3 +1,4 @@
+import { MAX_AMOUNT } from '../../platform/money.js';
 import type { PaymentStatus } from './orders.tables.js';
 
 /** Pure order arithmetic on integer minor units: no floating point touches money. */
@@ -15,9 +16,12 @@ export function subtotalOf(lines: PricedLine[]): number {
   return lines.reduce((sum, line) => sum + lineTotal(line), 0);
 }
 
-/** `amount × bps / 10000`, rounded half up, in integers. */
+/**
+ * `amount × bps / 10000`, rounded half up, in integers. In BigInt: the product of an amount up to
+ * MAX_AMOUNT and a rate up to 10,000 bps exceeds Number.MAX_SAFE_INTEGER.
+ */
 export function applyRate(amount: number, basisPoints: number): number {
-  return Math.floor((amount * basisPoints + 5000) / 10000);
+  return Number((BigInt(amount) * BigInt(basisPoints) + 5000n) / 10000n);
 }
 
 export function totalOf(parts: {
@@ -71,6 +75,16 @@ export function quoteOf(
     tax,
     total: totalOf({ subtotal, discount: discountAmount, shipping, tax }),
   };
+}
+
+/**
+ * Whether every amount of an order is at most MAX_AMOUNT minor units. The subtotal bounds each line
+ * (prices and quantities are non-negative) as well as the discount and the tax (at most 100 %); the
+ * total adds shipping. Computed in doubles, a sum is exact while it stays within this bound, and
+ * once a true sum passes it the computed one cannot fall back under it.
+ */
+export function amountsInRange(amounts: { subtotal: number; total: number }): boolean {
+  return amounts.subtotal <= MAX_AMOUNT && amounts.total <= MAX_AMOUNT;
 }
 
 /** What is owed follows what was paid: nothing paid, part, all, or more than the total. */

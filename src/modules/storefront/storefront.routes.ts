@@ -6,15 +6,16 @@ import {
   DataEnvelope,
   ListEnvelope,
   listEnvelope,
-  PageQuery,
   pageOf,
+  pageQuery,
 } from '../../platform/http/envelopes.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { installMerchantAuth, type MerchantAuthOptions } from '../../platform/http/merchant-auth.js';
-import { categoryForStorefront } from '../catalog/catalog.serializers.js';
 import type { CategoriesService, ProductsService } from '../catalog/index.js';
+import { categoryForStorefront } from '../catalog/index.js';
 import type { StoresService } from '../stores/index.js';
 import {
+  APP_CONFIG_LIMIT,
   AppConfig,
   ProductSlugParams,
   SlugParams,
@@ -39,7 +40,6 @@ const DEFAULT_COLORS = {
   background: '#ffffff',
   text: '#111827',
 };
-const APP_CONFIG_LIMIT = 64 * 1024;
 
 /** Public catalogue of one store: /api/storefront/{slug}/…, no authentication, cacheable. */
 export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async (app, deps) => {
@@ -54,6 +54,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'getStorefrontConfig',
+          security: [],
           summary: 'Store name, logo, colours and currency',
           params: SlugParams,
           response: { 200: DataEnvelope(StorefrontConfig) },
@@ -78,6 +80,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'listStorefrontProducts',
+          security: [],
           summary: 'Active products',
           params: SlugParams,
           querystring: StorefrontProductQuery,
@@ -101,6 +105,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'getStorefrontProduct',
+          security: [],
           summary: 'One active product with its variants and images',
           params: ProductSlugParams,
           response: { 200: DataEnvelope(StorefrontProductPage) },
@@ -117,18 +123,17 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'listStorefrontCategories',
+          security: [],
           summary: 'Categories with their number of active products',
           params: SlugParams,
-          querystring: Type.Object({
-            ...PageQuery,
-            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 100 })),
-          }),
+          querystring: Type.Object(pageQuery({ defaultLimit: 100 })),
           response: { 200: ListEnvelope(StorefrontCategory) },
         },
       },
       async (request) => {
         const store = await stores.getActiveStoreBySlug(request.params.slug);
-        const page = { page: request.query.page ?? 1, limit: request.query.limit ?? 100 };
+        const page = pageOf(request.query, 100);
         const { rows, total } = await categories.list(store.id, page, { activeOnly: true });
         return listEnvelope(rows.map(categoryForStorefront), page, total);
       },
@@ -139,6 +144,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'getAppConfig',
+          security: [],
           summary: 'Mobile app configuration (JSON, `{}` when none)',
           params: SlugParams,
           response: { 200: DataEnvelope(AppConfig) },
@@ -157,6 +164,7 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
         config: { scope: 'mobile:write' },
         schema: {
           tags: ['Storefront'],
+          operationId: 'updateAppConfig',
           summary: 'Save the mobile app configuration',
           params: SlugParams,
           body: AppConfig,
@@ -167,9 +175,12 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
         const store = await stores.getActiveStoreBySlug(request.params.slug).catch(() => undefined);
         // A key of another store learns nothing about this one.
         if (!store || store.id !== request.ctx.storeId) throw notFound('store');
+        // The input guard has bounded the depth: serialising it cannot exhaust the stack.
         const size = Buffer.byteLength(JSON.stringify(request.body));
         if (size > APP_CONFIG_LIMIT)
-          throw new AppError(413, 'payload_too_large', 'The app config exceeds 64 KiB');
+          throw new AppError(413, 'payload_too_large', 'The app config exceeds 64 KiB', [
+            { field: 'body', message: `is ${size} bytes; at most ${APP_CONFIG_LIMIT}` },
+          ]);
         await stores.saveAppConfig(store.id, request.body);
         return { data: request.body };
       },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
+import { MAX_JSON_DEPTH } from '../../platform/http/input-guard.js';
 
 export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 100 }) });
 export const ProductSlugParams = Type.Object({
@@ -89,6 +90,8 @@ export const StorefrontCategory = Type.Object({
   productCount: Type.Integer(),
 });
 
+export const APP_CONFIG_LIMIT = 64 * 1024;
+
 export const AppConfig = Type.Record(Type.String(), Type.Unknown(), {
-  description: 'Any JSON object (at most 64 KiB)',
+  description: `Any JSON object: at most 64 KiB (larger is 413), nested at most ${MAX_JSON_DEPTH} levels and without NUL characters (400 naming the field)`,
 });

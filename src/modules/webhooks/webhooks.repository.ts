@@ -102,6 +102,16 @@ export function findDelivery(db: Executor, storeId: string, webhookId: string, i
     .executeTakeFirst();
 }
 
+/** Ends a manual send: the new status, lease released; the retry schedule is left as it was. */
+export async function releaseManualSend(db: Executor, storeId: string, id: string, status: DeliveryStatus) {
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status, locked_until: null, updated_at: new Date() })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .execute();
+}
+
 export async function insertDeliveries(db: Executor, rows: Insertable<WebhookDeliveriesTable>[]) {
   if (rows.length) await db.insertInto('webhook_deliveries').values(rows).execute();
 }
@@ -154,26 +164,52 @@ export interface ClaimedDelivery {
   secret_sealed: string;
 }
 
+/** The error of an attempt whose outcome was never recorded. */
+export const LOST_ATTEMPT_ERROR = 'worker stopped before the outcome was recorded';
+
+/**
+ * Records the lost attempts among the deliveries of a claim: a delivery is claimed again while still
+ * leased (`locked_until` set: the CTE `due` says `lost`) only once that lease ran out with its
+ * attempt unrecorded, its worker having stopped mid-delivery. The attempt is logged as it was: its
+ * number, at the claim's time (`updated_at`), no status code, an error saying so, and duration 0
+ * (unknown). So the delivery log reads attempt 1 (lost), attempt 2 (…), never a 2 without a 1.
+ * Reads the deliveries as they were before the claim's own UPDATE (one snapshot).
+ */
+const insertLostAttempts = sql`
+  INSERT INTO webhook_attempts (id, store_id, webhook_id, delivery_id, event_type, attempt, status,
+    request_body, error, duration_ms, next_retry_at, created_at)
+  SELECT emporium_uuid_v7(), d.store_id, d.webhook_id, d.id, d.event_type, d.attempts, d.status, d.payload,
+    ${LOST_ATTEMPT_ERROR}, 0, CASE WHEN d.status = 'pending' THEN now() END, d.updated_at
+  FROM due JOIN webhook_deliveries d ON d.id = due.id
+  WHERE due.lost AND d.attempts > 0`;
+
+/** `AND` the delivery's webhook is not one of these (none: no condition at all). */
+const notOf = (webhookIds: readonly string[]) =>
+  webhookIds.length === 0 ? sql`` : sql`AND d.webhook_id <> ALL(${sql.val(webhookIds)}::uuid[])`;
+
 /**
  * Claims due deliveries of active webhooks with a lease: SKIP LOCKED so concurrent workers take
  * different rows, and the lease (locked_until) so a worker that dies mid-delivery loses its claim
- * and another takes the delivery again. Counts the attempt at claim time.
+ * and another takes the delivery again. Counts the attempt at claim time, and logs the lost attempt
+ * of a delivery whose lease ran out (insertLostAttempts). Deliveries of `skipWebhookIds` (receivers
+ * this worker is waiting on) are left for later.
  */
 export async function claimDueDeliveries(
   db: Executor,
   limit: number,
   leaseMs: number,
+  skipWebhookIds: readonly string[] = [],
 ): Promise<ClaimedDelivery[]> {
   const result = await sql<ClaimedDelivery>`
     WITH due AS (
-      SELECT d.id FROM webhook_deliveries d
+      SELECT d.id, d.locked_until IS NOT NULL AS lost FROM webhook_deliveries d
       JOIN webhooks w ON w.id = d.webhook_id AND w.active
       WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-        AND (d.locked_until IS NULL OR d.locked_until < now())
+        AND (d.locked_until IS NULL OR d.locked_until < now()) ${notOf(skipWebhookIds)}
       ORDER BY d.next_attempt_at
       LIMIT ${limit}
       FOR UPDATE OF d SKIP LOCKED
-    )
+    ), lost AS (${insertLostAttempts})
     UPDATE webhook_deliveries d
     SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = d.attempts + 1,
       updated_at = now()
@@ -187,15 +223,19 @@ export async function claimDueDeliveries(
 
 /**
  * Seconds until a pending delivery can next be claimed (null: none pending): the same rows as
- * `claimDueDeliveries` (active webhooks only), each once both due and out of its lease. Counting a
- * delivery leased to another worker, or one of a disabled webhook, would say "now" for a row no
- * claim can take, and an idle worker would loop on the database without sleeping.
+ * `claimDueDeliveries` (active webhooks only, none of `skipWebhookIds`), each once both due and out
+ * of its lease. Counting a delivery leased to another worker, or one of a disabled webhook, would
+ * say "now" for a row no claim can take, and an idle worker would loop on the database without
+ * sleeping.
  */
-export async function secondsUntilNextDue(db: Executor): Promise<number | null> {
+export async function secondsUntilNextDue(
+  db: Executor,
+  skipWebhookIds: readonly string[] = [],
+): Promise<number | null> {
   const result = await sql<{ seconds: number | null }>`
     SELECT EXTRACT(EPOCH FROM (min(GREATEST(d.next_attempt_at, d.locked_until)) - now()))::float8 AS seconds
     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.active
-    WHERE d.status = 'pending'`.execute(db);
+    WHERE d.status = 'pending' ${notOf(skipWebhookIds)}`.execute(db);
   const seconds = result.rows[0]?.seconds;
   return seconds === null || seconds === undefined ? null : Number(seconds);
 }
@@ -254,6 +294,31 @@ export async function recordAttempts(
     WHERE id = ANY(${sql.val(succeededWebhookIds)}::uuid[])
       AND (consecutive_failures <> 0 OR failing_since IS NOT NULL OR last_success_at IS NULL
         OR last_success_at < ${at}::timestamptz - interval '1 second')`.execute(db);
+}
+
+/**
+ * Claims one delivery for a send now (manual retry) unless a send of it is under way: leases it,
+ * counts the attempt and logs a lost one as claimDueDeliveries does. Returns the attempt's number,
+ * or undefined when it is leased.
+ */
+export async function claimDelivery(
+  db: Executor,
+  storeId: string,
+  id: string,
+  leaseMs: number,
+): Promise<number | undefined> {
+  const result = await sql<{ attempts: number }>`
+    WITH due AS (
+      SELECT id, locked_until IS NOT NULL AS lost FROM webhook_deliveries
+      WHERE store_id = ${storeId} AND id = ${id} AND (locked_until IS NULL OR locked_until < now())
+      FOR UPDATE
+    ), lost AS (${insertLostAttempts})
+    UPDATE webhook_deliveries d
+    SET locked_until = now() + make_interval(secs => ${leaseMs / 1000}), attempts = d.attempts + 1,
+      updated_at = now()
+    FROM due WHERE d.id = due.id
+    RETURNING d.attempts`.execute(db);
+  return result.rows[0]?.attempts;
 }
 
 export async function insertAttempts(db: Executor, rows: Insertable<WebhookAttemptsTable>[]) {

@@ -54,15 +54,8 @@ export function createWebhooksService(deps: WebhooksDeps) {
 
   /** Sends one attempt now (test sends, manual retries) and logs it; a retry keeps the schedule. */
   async function sendNow(webhook: repo.WebhookRow, delivery: repo.DeliveryRow, test: boolean) {
-    const attempt = delivery.attempts + 1;
-    const claimed = await db
-      .updateTable('webhook_deliveries')
-      .set({ attempts: attempt, locked_until: new Date(Date.now() + deps.timeoutMs + 30_000) })
-      .where('id', '=', delivery.id)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', new Date())]))
-      .returning('id')
-      .executeTakeFirst();
-    if (!claimed) throw conflict('this delivery is being sent right now');
+    const attempt = await repo.claimDelivery(db, webhook.store_id, delivery.id, deps.timeoutMs + 30_000);
+    if (attempt === undefined) throw conflict('this delivery is being sent right now');
     const result = await sendDelivery(deps.fetch, {
       url: webhook.url,
       secret: openSecret(deps.appSecret, webhook.secret_sealed),
@@ -93,11 +86,7 @@ export function createWebhooksService(deps: WebhooksDeps) {
     };
     await db.transaction().execute(async (tx) => {
       await repo.insertAttempts(tx, [row]);
-      await tx
-        .updateTable('webhook_deliveries')
-        .set({ status, locked_until: null, updated_at: new Date() })
-        .where('id', '=', delivery.id)
-        .execute();
+      await repo.releaseManualSend(tx, webhook.store_id, delivery.id, status);
       if (ok && !test) await repo.recordWebhookSuccess(tx, [webhook.id], new Date());
     });
     return row;

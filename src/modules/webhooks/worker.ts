@@ -1,10 +1,12 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
+import { inLongTransaction } from '../../platform/db/transaction.js';
 import { newId } from '../../platform/ids.js';
 import type { SafeFetch } from '../../platform/net/safe-fetch.js';
 import { EVENTS_CHANNEL } from '../../platform/outbox.js';
 import { openSecret } from '../../platform/secret-box.js';
+import { createWakeup } from '../../platform/wakeup.js';
 import { deliveryBody, subscribes } from './events.js';
 import { nextStep } from './retry.js';
 import { type SendResult, sendDelivery } from './send.js';
@@ -26,6 +28,11 @@ export interface WorkerOptions {
   /** Outcome counter for /metrics. */
   onAttempt?: (outcome: DeliveryStatus) => void;
   concurrency?: number;
+  /**
+   * A send in flight longer than this (ms) is slow: it stops counting against `concurrency`, and its
+   * webhook gets no further claim until its slow sends end. Default: half the time-out, at most 1 s.
+   */
+  slowAfterMs?: number;
   /** Safety-net poll when no notification arrives (ms). */
   pollMs?: number;
   retentionDays?: number;
@@ -55,6 +62,7 @@ export function createWebhookWorker(options: WorkerOptions) {
   const concurrency = options.concurrency ?? 64;
   const pollMs = options.pollMs ?? 5_000;
   const leaseMs = options.timeoutMs + 30_000;
+  const slowAfterMs = options.slowAfterMs ?? Math.min(1000, options.timeoutMs / 2);
   /**
    * Attempts are recorded, and deliveries claimed, this many at a time at least (or whatever there
    * is once nothing else is in flight): a statement per handful of deliveries would cost the
@@ -66,14 +74,12 @@ export function createWebhookWorker(options: WorkerOptions) {
   let inFlight = 0;
   /** Claimed and not yet recorded: in flight, in `finished`, or in the batch being recorded. */
   let unrecorded = 0;
+  /** Sends in flight: since when, to which webhook (by delivery id). */
+  const sending = new Map<string, { webhookId: string; since: number }>();
   let finished: Finished[] = [];
   /** The recording of finished attempts, while it runs (one batch at a time). */
   let recording: Promise<void> | undefined;
   let recordTimer: NodeJS.Timeout | undefined;
-  let wake: (() => void) | undefined;
-  /** A poke that found the loop awake: its next sleep returns at once, so none is lost. */
-  let poked = false;
-  let listener: pg.PoolClient | undefined;
   let loop: Promise<void> | undefined;
   let lastPrune = 0;
   /**
@@ -82,13 +88,20 @@ export function createWebhookWorker(options: WorkerOptions) {
    * and looking for events then would cost a transaction per cycle for nothing.
    */
   let dispatchWanted = true;
-
-  const poke = () => {
-    poked = true;
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
+  // A notification, or a recorded batch, that finds the loop awake makes its next sleep return at once.
+  const wakeup = createWakeup({
+    pool: options.pool,
+    channel: EVENTS_CHANNEL,
+    name: 'webhook worker',
+    logger,
+    onNotification: () => {
+      dispatchWanted = true;
+    },
+    onListening: () => {
+      dispatchWanted = true; // events committed while nobody listened
+    },
+  });
+  const { poke } = wakeup;
 
   const secretOf = (sealed: string) => {
     let secret = secrets.get(sealed);
@@ -133,6 +146,7 @@ export function createWebhookWorker(options: WorkerOptions) {
   }
 
   async function send(delivery: repo.ClaimedDelivery) {
+    sending.set(delivery.id, { webhookId: delivery.webhook_id, since: Date.now() });
     let result: SendResult;
     try {
       result = await sendDelivery(options.fetch, {
@@ -147,6 +161,7 @@ export function createWebhookWorker(options: WorkerOptions) {
       result = { statusCode: null, responseBody: null, error: (error as Error).message, durationMs: 0 };
     }
     finished.push({ delivery, result, at: new Date() });
+    sending.delete(delivery.id);
     inFlight--;
     recordWhenReady();
   }
@@ -266,61 +281,55 @@ export function createWebhookWorker(options: WorkerOptions) {
     if (now - lastPrune < 3600_000) return;
     lastPrune = now;
     const before = new Date(now - (options.retentionDays ?? 30) * 86_400_000);
-    const removed = await repo.pruneOlderThan(db, before);
+    // Background work that may take long on a large log: not bound by the requests' statement timeout.
+    const removed = await inLongTransaction(db, (tx) => repo.pruneOlderThan(tx, before));
     if (removed.attempts || removed.deliveries || removed.events) logger.info(removed, 'webhook log pruned');
   }
 
-  async function listen() {
-    try {
-      listener = await options.pool.connect();
-      listener.on('notification', () => {
-        dispatchWanted = true;
-        poke();
-      });
-      listener.on('error', (error) => {
-        logger.warn({ err: error }, 'worker LISTEN connection lost; polling until it is back');
-        listener?.release(true);
-        listener = undefined;
-      });
-      await listener.query(`LISTEN ${EVENTS_CHANNEL}`);
-      dispatchWanted = true; // events committed while nobody listened
-    } catch (error) {
-      listener?.release(true);
-      listener = undefined;
-      logger.warn({ err: error }, 'worker could not LISTEN; polling');
-    }
+  /** Sleeps until poked or `ms` passed; the safety-net poll looks for events. */
+  async function sleep(ms: number) {
+    if (await wakeup.sleep(ms)) dispatchWanted = true;
   }
 
-  async function sleep(ms: number) {
-    if (!poked) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          wake = undefined;
-          dispatchWanted = true; // the safety-net poll
-          resolve();
-        }, ms);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+  /**
+   * The sends in flight for longer than `slowAfterMs`: how many, their webhooks, and when the next
+   * of the others turns slow. A receiver that answers only at the time-out would otherwise hold every
+   * claim for that long, and the due deliveries of healthy receivers would wait behind it.
+   */
+  function slowSends(now: number) {
+    let count = 0;
+    const webhooks = new Set<string>();
+    let nextAt = Number.POSITIVE_INFINITY;
+    for (const { webhookId, since } of sending.values()) {
+      if (now - since >= slowAfterMs) {
+        count++;
+        webhooks.add(webhookId);
+      } else nextAt = Math.min(nextAt, since + slowAfterMs);
     }
-    poked = false;
+    return { count, webhooks: [...webhooks], nextAt };
   }
+
+  /**
+   * Claims this worker may hold now: `concurrency` besides the slow sends, and never more than twice
+   * `concurrency` unrecorded in all (what a crash can make receivers get twice).
+   */
+  const roomFor = (slow: { count: number }) =>
+    Math.min(concurrency - (unrecorded - slow.count), 2 * concurrency - unrecorded);
 
   /** Dispatches if wanted, claims what there is room for; true if there may be more to claim now. */
   async function cycle(): Promise<boolean> {
-    if (!listener && running) await listen();
+    if (running) await wakeup.listen();
     let dispatched = 0;
-    if (dispatchWanted || !listener) {
+    if (dispatchWanted || !wakeup.listening) {
       dispatchWanted = false;
       dispatched = await dispatch();
       if (dispatched >= DISPATCH_BATCH) dispatchWanted = true;
     }
     let full = false;
-    const room = concurrency - unrecorded;
+    const slow = slowSends(Date.now());
+    const room = roomFor(slow);
     if (room >= batchSize && running) {
-      const due = await repo.claimDueDeliveries(db, room, leaseMs);
+      const due = await repo.claimDueDeliveries(db, room, leaseMs, slow.webhooks);
       full = due.length === room;
       unrecorded += due.length;
       for (const delivery of due) {
@@ -345,7 +354,16 @@ export function createWebhookWorker(options: WorkerOptions) {
       }
       if (busy || dispatchWanted) continue;
       if (unrecorded > 0) {
-        await sleep(pollMs); // until a batch is recorded (room), or a notification
+        // Until a batch is recorded (room), a notification, a send turning slow (room, when there is
+        // little) or, beside slow sends, the next delivery due to another webhook.
+        const now = Date.now();
+        const slow = slowSends(now);
+        let wait = Math.min(pollMs, slow.nextAt - now);
+        if (slow.count > 0 && roomFor(slow) >= batchSize) {
+          const dueIn = await repo.secondsUntilNextDue(db, slow.webhooks).catch(() => null);
+          if (dueIn !== null) wait = Math.min(wait, dueIn * 1000);
+        }
+        if (wait > 0) await sleep(wait);
         continue;
       }
       const dueIn = await repo.secondsUntilNextDue(db).catch(() => null);
@@ -371,11 +389,7 @@ export function createWebhookWorker(options: WorkerOptions) {
         startRecording();
         await recording;
       }
-      if (listener) {
-        await listener.query(`UNLISTEN ${EVENTS_CHANNEL}`).catch(() => undefined);
-        listener.release();
-        listener = undefined;
-      }
+      await wakeup.close();
     },
     /** Wakes the loop now to look for events (after a commit in this process, or in tests). */
     poke() {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Tx } from './database.js';
 
 /**
@@ -6,4 +7,15 @@ import type { Db, Tx } from './database.js';
  */
 export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction().execute(work);
+}
+
+/**
+ * Runs `work` in one transaction without the pool's statement timeout (DATABASE_STATEMENT_TIMEOUT_MS),
+ * for background jobs that may legitimately take long (pruning a large log), never for requests.
+ */
+export function inLongTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (tx) => {
+    await sql`SET LOCAL statement_timeout = 0`.execute(tx);
+    return work(tx);
+  });
 }

@@ -1,14 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createAuthFailureThrottle } from './auth-failures.js';
 import { readCookie, sessionCookieHeader } from './cookies.js';
+import { errorResponses } from './error-responses.js';
 import { forbidden, unauthorized } from './errors.js';
-import { isSameOriginWrite } from './same-origin.js';
+import type { RateLimitStore } from './rate-limit.js';
+import { isSameOriginWrite, type TrustedOrigins } from './same-origin.js';
 
 export const SESSION_COOKIE = 'emporium_session';
 
 export interface CustomerAuthOptions {
   resolveSession(token: string): Promise<{ storeId: string; customerId: string } | undefined>;
-  /** PUBLIC_URL's origin: cookie-authenticated writes must come from it. */
-  publicOrigin: string;
+  /** Where cookie-authenticated writes may come from (PUBLIC_URL's origin; same-origin.ts). */
+  trustedOrigins: TrustedOrigins;
+  /** Counts wrong Bearer tokens per client address (auth-failures.ts). */
+  rateLimits: RateLimitStore;
 }
 
 declare module 'fastify' {
@@ -33,14 +38,16 @@ export function clearedSessionCookie(secure: boolean): string {
  * Bearer tokens are not sent by browsers on their own, so they need no such check.
  */
 export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthOptions): void {
+  const failures = createAuthFailureThrottle(options.rateLimits);
   app.addHook('onRoute', (route) => {
+    const write = [route.method].flat().some((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));
     route.schema = {
       ...route.schema,
       security: [{ customerSession: [] }, { customerBearer: [] }],
       response: {
+        // 403: a cookie-authenticated write from another origin (reads are never refused).
+        ...errorResponses(401, ...(write ? [403 as const] : []), 429),
         ...(route.schema?.response as object),
-        401: { $ref: 'ErrorBody#' },
-        403: { $ref: 'ErrorBody#' },
       },
     } as typeof route.schema;
   });
@@ -51,8 +58,12 @@ export function installCustomerAuth(app: FastifyInstance, options: CustomerAuthO
     const token = bearer ?? readCookie(request.headers.cookie, SESSION_COOKIE);
     if (!token) throw unauthorized('A customer session is required (cookie or Bearer token)');
     const session = await options.resolveSession(token);
+    // A wrong Bearer token counts towards the address's failure limit; a stale cookie (the browser
+    // sends it by itself) does not.
+    if (!session && bearer)
+      return failures.refuse(request, unauthorized('The session is invalid or has expired'));
     if (!session) throw unauthorized('The session is invalid or has expired');
-    if (!bearer && !isSameOriginWrite(request, options.publicOrigin)) {
+    if (!bearer && !isSameOriginWrite(request, options.trustedOrigins, session.storeId)) {
       throw forbidden('Cross-site request refused: send it from the store origin or use a Bearer token');
     }
     request.sessionToken = token;

@@ -4,7 +4,14 @@ import { type Static, type TSchema, Type } from 'typebox';
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
-      code: Type.String(),
+      code: Type.String({
+        description:
+          'invalid_request (400), unauthorized (401), payment_declined (402), forbidden (403), not_found (404), ' +
+          'request_timeout (408: the request did not arrive within the time-out; the connection is closed), ' +
+          'conflict or insufficient_stock (409), payload_too_large (413), unsupported_media_type (415), ' +
+          'rate_limited (429), request_header_fields_too_large (431: request line and headers over 16 KiB), ' +
+          'internal_error (500), unavailable (503)',
+      }),
       message: Type.String(),
       details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
     }),
@@ -30,17 +37,37 @@ export const DataEnvelope = <T extends TSchema>(data: T) => Type.Object({ data }
 export const ListEnvelope = <T extends TSchema>(item: T) =>
   Type.Object({ data: Type.Array(item), meta: Type.Object({ pagination: Pagination }) });
 
-export const PageQuery = {
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
-  limit: Type.Optional(
-    Type.Integer({
-      minimum: 1,
-      maximum: 100,
-      default: 20,
-      description: 'Items per page, 1 to 100 (default 20)',
-    }),
-  ),
-};
+/**
+ * The highest page any list serves. Deeper pages of a big list are reached with its filters (dates,
+ * status, search); the bound keeps offsets small and refuses `1e300` or `Infinity` as out of range.
+ */
+export const MAX_PAGE = 1_000_000;
+export const MAX_LIMIT = 100;
+
+/** The one pagination schema of every list: `page` 1…MAX_PAGE, `limit` 1…100 (default 20). */
+export function pageQuery(options: { defaultLimit?: number } = {}) {
+  const defaultLimit = options.defaultLimit ?? 20;
+  return {
+    page: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_PAGE,
+        default: 1,
+        description: `Page number, 1 to ${MAX_PAGE.toLocaleString('en-US')}`,
+      }),
+    ),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_LIMIT,
+        default: defaultLimit,
+        description: `Items per page, 1 to ${MAX_LIMIT} (default ${defaultLimit})`,
+      }),
+    ),
+  };
+}
+
+export const PageQuery = pageQuery();
 
 export interface PageRequest {
   page: number;
@@ -48,8 +75,8 @@ export interface PageRequest {
 }
 
 /** The validator fills the defaults; this only narrows the types. */
-export function pageOf(query: { page?: number; limit?: number }): PageRequest {
-  return { page: query.page ?? 1, limit: query.limit ?? 20 };
+export function pageOf(query: { page?: number; limit?: number }, defaultLimit = 20): PageRequest {
+  return { page: query.page ?? 1, limit: query.limit ?? defaultLimit };
 }
 
 export function offsetOf({ page, limit }: PageRequest): number {

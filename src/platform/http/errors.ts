@@ -105,6 +105,11 @@ export function toAppError(error: unknown): AppError {
     case '23514':
       return invalidRequest('a value is out of range or malformed');
   }
+  // The client's connection closed while its body was being read (it went away, or the request
+  // time-out closed it): node's own error, not the database's ECONNRESET. Nobody reads this answer.
+  if (e?.code === 'ECONNRESET' && e.message === 'aborted' && e.statusCode === 400) {
+    return invalidRequest('The request was aborted before its body arrived');
+  }
   if (isDatabaseUnavailable(error)) return unavailable();
   // JSON syntax errors from the parser carry a 400 status and no code on some paths.
   if (e instanceof SyntaxError || e?.statusCode === 400) return invalidRequest('The body is not valid JSON');
@@ -131,6 +136,10 @@ export function replyWithError(error: unknown, request: FastifyRequest, reply: F
     request.log.error({ err: error, code: appError.code }, 'request failed');
   }
   if (appError.headers) reply.headers(appError.headers);
+  // Routing errors and errors of the first hooks come before the security headers' hook has run:
+  // an error body is never sniffed as a page nor kept by a cache, whichever path it took.
+  reply.header('x-content-type-options', 'nosniff');
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   return reply.code(appError.statusCode).type('application/json').send(errorBody(appError));
 }
 

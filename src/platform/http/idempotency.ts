@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { deleteInBatches } from '../db/delete-in-batches.js';
 import { conflict, invalidRequest } from './errors.js';
 
 declare module 'fastify' {
@@ -117,4 +119,21 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     }
     return payload;
   });
+}
+
+/**
+ * Deletes keys older than their 24 hours (with their stored responses) in bounded batches, SKIP
+ * LOCKED so that workers pruning side by side take different rows; for the background worker's
+ * schedule. (A request that meets an expired key of its own deletes it first, above.)
+ */
+export async function pruneIdempotencyKeys(db: Db, options: { batchSize: number; signal?: AbortSignal }) {
+  const keys = await deleteInBatches(async (limit) => {
+    const before = new Date(Date.now() - TTL_MS);
+    const result = await sql`DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(
+      SELECT ctid FROM idempotency_keys WHERE created_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED))`.execute(
+      db,
+    );
+    return Number(result.numAffectedRows ?? 0);
+  }, options);
+  return { idempotency_keys: keys };
 }

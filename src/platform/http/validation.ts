@@ -1,21 +1,66 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { installInputGuard } from './input-guard.js';
 
 /**
  * Two validators: bodies are checked strictly (no type coercion, unknown fields rejected, so a
  * client's typo is a 400 rather than silently ignored); query strings and path parameters arrive as
- * text and are coerced to the declared types.
+ * text and are coerced to the declared types. Before either runs, the input guard refuses NUL
+ * characters and over-deep bodies on every route.
  */
 export function installValidation(app: FastifyInstance): void {
-  const common = { allErrors: false, useDefaults: true, removeAdditional: false, strict: false } as const;
+  const common = {
+    allErrors: false,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+    // NaN and ±Infinity are never numbers (a JSON body's 1e400 parses to Infinity).
+    strictNumbers: true,
+  } as const;
   const body = new Ajv({ ...common, coerceTypes: false });
   const query = new Ajv({ ...common, coerceTypes: 'array' });
   for (const ajv of [body, query]) {
     (addFormats as unknown as (a: Ajv) => void)(ajv);
   }
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? body : query;
-    return ajv.compile(schema);
-  });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    httpPart === 'body' ? body.compile(schema) : finiteNumbersOnly(query.compile(schema)),
+  );
+  installInputGuard(app);
 }
+
+/**
+ * Ajv's coercion turns the text `Infinity` into a number and then skips `minimum`/`maximum` for it
+ * (they only apply to finite numbers): `?page=Infinity` would pass. A query or path value coerced
+ * to a number that is not finite is refused here, as a type error of that field.
+ */
+function finiteNumbersOnly(validate: ValidateFunction): ValidateFunction {
+  const wrapped = ((data: unknown) => {
+    if (!validate(data)) {
+      wrapped.errors = validate.errors;
+      return false;
+    }
+    const field = nonFiniteField(data);
+    wrapped.errors = field === undefined ? null : [notFinite(field)];
+    return field === undefined;
+  }) as ValidateFunction;
+  return wrapped;
+}
+
+function nonFiniteField(data: unknown): string | undefined {
+  if (data === null || typeof data !== 'object') return undefined;
+  for (const [name, value] of Object.entries(data)) {
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    const at = values.findIndex((v) => typeof v === 'number' && !Number.isFinite(v));
+    if (at >= 0) return Array.isArray(value) ? `${name}/${at}` : name;
+  }
+  return undefined;
+}
+
+const notFinite = (field: string): ErrorObject => ({
+  instancePath: `/${field}`,
+  schemaPath: '#/type',
+  keyword: 'type',
+  params: { type: 'finite number' },
+  message: 'must be a finite number',
+});

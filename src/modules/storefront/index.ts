@@ -1,0 +1,2 @@
+export { storefrontRoutes } from './storefront.routes.js';
+export { SlugParams, StorefrontProductSummary } from './storefront.schemas.js';
