@@ -1,27 +1,11 @@
-import { constants } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
+import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from '../../platform/http/errors.js';
+import { fileInside } from '../../platform/http/static-files.js';
 
 /** admin/dist of the repository: what `npm install` (the `prepare` script) builds with Vite. */
 export const ADMIN_DIST = path.resolve(import.meta.dirname, '../../../admin/dist');
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.map': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.webp': 'image/webp',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 /** Vite names every file under assets/ by its content hash: safe to keep for a year. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -59,62 +43,31 @@ export interface AdminDashboardOptions {
 }
 
 /**
- * GET /admin and /admin/*: the dashboard's static files. A path naming a file of the build serves
- * that file; any other path without a file extension is a client-side route and gets index.html;
- * a missing file with an extension is 404. Without a build, a page saying how to make one (503).
+ * GET /admin and /admin/*: the dashboard's static files, sent by @fastify/static (ETag,
+ * Last-Modified, 304, HEAD and ranges). A path naming a file of the build serves that file; any
+ * other path without a file extension is a client-side route and gets index.html; a missing file
+ * with an extension is 404. Without a build, a page saying how to make one (503).
  */
 export const adminDashboardRoutes: FastifyPluginAsync<AdminDashboardOptions> = async (app, options) => {
   const root = path.resolve(options.root ?? ADMIN_DIST);
+  // sendFile only: the routes below decide what may be served.
+  await app.register(fastifyStatic, { root, serve: false });
 
-  async function serveFile(request: FastifyRequest, reply: FastifyReply, file: string, cache: string) {
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-    } catch {
-      return false;
-    }
-    try {
-      const stat = await handle.stat();
-      if (!stat.isFile()) {
-        await handle.close();
-        return false;
-      }
-      const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  function sendFile(reply: FastifyReply, relative: string, cache: string) {
+    if (relative.endsWith('.html')) {
       reply
-        .header('cache-control', cache)
-        .header('etag', etag)
-        .header('last-modified', stat.mtime.toUTCString())
-        .header('x-content-type-options', 'nosniff');
-      const type = CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-      if (type.startsWith('text/html')) {
-        reply
-          .header('content-security-policy', CONTENT_SECURITY_POLICY)
-          .header('x-frame-options', 'DENY')
-          .header('referrer-policy', 'same-origin');
-      }
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-        await handle.close();
-        reply.code(304).send();
-        return true;
-      }
-      reply.type(type).header('content-length', stat.size);
-      if (request.method === 'HEAD') {
-        await handle.close();
-        reply.send();
-        return true;
-      }
-      // The stream owns the handle from here and closes it when done or destroyed.
-      reply.send(handle.createReadStream());
-      return true;
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      throw error;
+        .header('content-security-policy', CONTENT_SECURITY_POLICY)
+        .header('x-frame-options', 'DENY')
+        .header('referrer-policy', 'same-origin');
     }
+    return reply
+      .header('cache-control', cache)
+      .sendFile(relative, root, { cacheControl: false, dotfiles: 'deny' });
   }
 
   async function serveIndex(request: FastifyRequest, reply: FastifyReply) {
-    if (await serveFile(request, reply, path.join(root, 'index.html'), REVALIDATE)) return reply;
+    const index = await fileInside(root, 'index.html');
+    if (index) return sendFile(reply, index, REVALIDATE);
     return reply
       .code(503)
       .header('cache-control', 'no-store')
@@ -136,12 +89,9 @@ export const adminDashboardRoutes: FastifyPluginAsync<AdminDashboardOptions> = a
       !relative.includes('%') &&
       !relative.includes('\\') &&
       segments.every((s) => s !== '' && s !== '.' && s !== '..' && !s.startsWith('.'));
-    const file = path.join(root, ...segments);
-    if (safe && file.startsWith(root + path.sep)) {
-      const cache = segments[0] === 'assets' ? IMMUTABLE : REVALIDATE;
-      if (await serveFile(request, reply, file, cache)) return reply;
-    }
-    throw notFound('file');
+    const file = safe ? await fileInside(root, segments.join('/')) : undefined;
+    if (!file) throw notFound('file');
+    return sendFile(reply, file, segments[0] === 'assets' ? IMMUTABLE : REVALIDATE);
   };
 
   // GET and HEAD declared together: Fastify's automatic HEAD route would read the whole file.

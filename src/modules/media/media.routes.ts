@@ -1,18 +1,9 @@
-import { constants } from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
+import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import { notFound } from '../../platform/http/errors.js';
+import { fileInside } from '../../platform/http/static-files.js';
 import { isValidMediaKey, MEDIA_CACHE_CONTROL } from './media.storage.js';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.webp': 'image/webp',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.gif': 'image/gif',
-  '.avif': 'image/avif',
-};
 
 export interface MediaRoutesOptions {
   /** The local media folder (localMediaRoot(DATA_DIR)). */
@@ -20,12 +11,14 @@ export interface MediaRoutesOptions {
 }
 
 /**
- * GET /media/* for the local driver: immutable, content-addressed files with a year-long cache.
- * Keys are checked against the same pattern storage uses (no `..`, no absolute path, no encoded
- * separator, no hidden file) before the file system is touched; symbolic links are not followed.
+ * GET /media/* for the local driver: immutable, content-addressed files with a year-long cache,
+ * sent by @fastify/static (ETag, Last-Modified, 304, HEAD, ranges). Keys are checked against the
+ * same pattern storage uses (no `..`, no absolute path, no encoded separator, no hidden file) before
+ * the file system is touched; a missing file, or a link leading out of the folder, is the API's 404.
  */
 export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, options) => {
   const root = path.resolve(options.root);
+  await app.register(fastifyStatic, { root, serve: false });
 
   // GET and HEAD declared together: Fastify's automatic HEAD route would read the whole file.
   app.route({
@@ -37,44 +30,15 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, o
       const rawPath = (request.raw.url ?? '').split('?')[0] ?? '';
       const key = rawPath.slice('/media/'.length);
       if (!rawPath.startsWith('/media/') || !isValidMediaKey(key)) throw notFound('media');
-
-      const file = path.join(root, ...key.split('/'));
-      if (!file.startsWith(root + path.sep)) throw notFound('media');
-      let handle: fs.FileHandle;
-      try {
-        handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
-      } catch {
-        throw notFound('media');
-      }
-      try {
-        const stat = await handle.stat();
-        if (!stat.isFile()) throw notFound('media');
-        const etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+      const file = await fileInside(root, key);
+      if (!file) throw notFound('media');
+      return (
         reply
           .header('cache-control', MEDIA_CACHE_CONTROL)
-          .header('etag', etag)
-          .header('last-modified', stat.mtime.toUTCString())
-          .header('x-content-type-options', 'nosniff')
           // Product images are embedded by storefronts on other origins (headless shops, apps).
-          .header('cross-origin-resource-policy', 'cross-origin');
-        const ifNoneMatch = request.headers['if-none-match'];
-        if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
-          await handle.close();
-          return reply.code(304).send();
-        }
-        reply
-          .type(CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream')
-          .header('content-length', stat.size);
-        if (request.method === 'HEAD') {
-          await handle.close();
-          return reply.send();
-        }
-        // The stream owns the handle from here and closes it when done or destroyed.
-        return reply.send(handle.createReadStream());
-      } catch (error) {
-        await handle.close().catch(() => undefined);
-        throw error;
-      }
+          .header('cross-origin-resource-policy', 'cross-origin')
+          .sendFile(file, root, { cacheControl: false, dotfiles: 'deny' })
+      );
     },
   });
 };
