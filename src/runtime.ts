@@ -50,8 +50,9 @@ export async function openRuntime(
   });
   try {
     if (options.migrate) {
-      const { applied } = await migrateToLatest(database.db);
+      const { applied, validated } = await migrateToLatest(database.db);
       if (applied.length) logger.info({ applied }, 'migrations applied');
+      if (validated.length) logger.info({ validated }, 'constraints validated');
     }
   } catch (error) {
     closing = true;

@@ -9,6 +9,7 @@ import * as customerAccounts from './2026_11_23_0007_customer_accounts.js';
 import * as adminSessions from './2026_11_23_0009_admin_sessions.js';
 import * as analytics from './2026_11_23_0010_analytics.js';
 import * as uuidV7 from './2026_11_23_0011_uuid_v7.js';
+import * as tenantForeignKeys from './2026_11_25_0020_tenant_foreign_keys.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_0009_admin_sessions': adminSessions,
   '2026_11_23_0010_analytics': analytics,
   '2026_11_23_0011_uuid_v7': uuidV7,
+  '2026_11_25_0020_tenant_foreign_keys': tenantForeignKeys,
 };
 
 export const migrationProvider: MigrationProvider = {
