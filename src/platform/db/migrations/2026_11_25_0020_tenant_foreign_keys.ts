@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * (or, for ids meant to outlive their row, a trigger with the same meaning), so the database itself
  * refuses a cross-store link with SQLSTATE 23503 like any other foreign-key violation.
  *
- * Four kinds of link, listed in TENANT_LINKS:
+ * Three kinds of link, listed in TENANT_LINKS:
  * - `cascade`: the single-column foreign key (ON DELETE CASCADE) is replaced by a composite one with
  *   the same action.
  * - `set_null`: nullable links whose row is kept when the parent goes (ON DELETE SET NULL). A
@@ -16,20 +16,21 @@ import { type Kysely, sql } from 'kysely';
  *   DEFERRED. Deferred because its own ON DELETE check (NO ACTION) would otherwise race the SET
  *   NULL: both are row triggers on the parent fired in the order of their names, which follow
  *   trigger OIDs and so are not ours to choose; checked at commit, the SET NULL has always run.
- * - `added`: a link that had no foreign key but always names a live row. Deferred as well: the order
- *   transaction writes the discount redemption before the order it names.
- * - `reference`: ids that outlive their row by design (order lines and inventory history keep the id
- *   of a deleted product; a discount stays limited to a deleted product so it never widens to the
- *   whole cart; a delivery keeps the id of a pruned event). A foreign key would delete or null them,
- *   so triggers check instead that the id, when it names a row, names a row of the same store: one
+ * - `reference`: ids without a foreign key, most because they outlive their row by design (order
+ *   lines and inventory history keep the id of a deleted product; a discount stays limited to a
+ *   deleted product so it never widens to the whole cart; an order keeps the id of a deleted
+ *   discount; a delivery keeps the id of a pruned event), and a redemption's order, which the order
+ *   transaction writes before the order itself (and the discounts service may redeem for an order
+ *   its caller writes). A foreign key would delete or null them, or refuse the redemption, so
+ *   triggers check instead that the id, when it names a row, names a row of the same store: one
  *   set-based check per INSERT statement (transition table), one per row when an UPDATE changes the
  *   link or store_id.
  *
  * The analytics tables are not linked: only the analytics functions write them, from order and line
  * rows these constraints already hold to their store.
  *
- * Existing data is checked first: a cross-store link (or, for `added`, a link to no row) fails the
- * migration with every offending link and its count, and nothing is changed (no data is deleted).
+ * Existing data is checked first: any cross-store link fails the migration with every offending link
+ * and its count, and nothing is changed (no data is deleted).
  *
  * Foreign keys are added NOT VALID: adding one is then a catalogue change that checks new writes at
  * once, without scanning the table. The scan, VALIDATE CONSTRAINT, is run by migrateToLatest after
@@ -41,7 +42,7 @@ import { type Kysely, sql } from 'kysely';
  * `(store_id, id)` unique indexes (SHARE lock on each parent, a second or two per million rows).
  */
 
-type LinkKind = 'cascade' | 'set_null' | 'added' | 'reference';
+type LinkKind = 'cascade' | 'set_null' | 'reference';
 
 export interface TenantLink {
   table: string;
@@ -72,7 +73,7 @@ export const TENANT_LINKS: readonly TenantLink[] = [
   link('discount_categories', 'category_id', 'categories', 'reference'),
   link('discount_redemptions', 'discount_id', 'discounts', 'cascade'),
   link('discount_redemptions', 'customer_id', 'customers', 'set_null'),
-  link('discount_redemptions', 'order_id', 'orders', 'added'),
+  link('discount_redemptions', 'order_id', 'orders', 'reference'),
   link('orders', 'customer_id', 'customers', 'set_null'),
   link('orders', 'discount_id', 'discounts', 'reference'),
   link('order_line_items', 'order_id', 'orders', 'cascade'),
@@ -108,22 +109,14 @@ const keyedParents = (): string[] => [
 const tenantKeyName = (parent: string) => `${parent}_tenant_key`;
 const checkFunctionName = (l: TenantLink) => `tenant_check_${l.table}_${l.column}`;
 
-/** Rows of a link that point at another store's row, and (`added` only) at no row at all. */
-async function offendingRows(db: Kysely<unknown>, l: TenantLink): Promise<string[]> {
-  const { rows } = await sql<{ cross_store: number | string; missing: number | string }>`
-    SELECT count(*) FILTER (WHERE p.store_id <> c.store_id) AS cross_store,
-      count(*) FILTER (WHERE p.id IS NULL) AS missing
+/** How many rows of a link point at a row of another store. */
+async function crossStoreRows(db: Kysely<unknown>, l: TenantLink): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`
+    SELECT count(*) AS n
     FROM ${sql.table(l.table)} c
-    LEFT JOIN ${sql.table(l.parent)} p ON p.id = c.${sql.ref(l.column)}
-    WHERE c.${sql.ref(l.column)} IS NOT NULL`.execute(db);
-  const crossStore = Number(rows[0]?.cross_store ?? 0);
-  const missing = l.kind === 'added' ? Number(rows[0]?.missing ?? 0) : 0;
-  const where = `${l.table}.${l.column} → ${l.parent}`;
-  const rowsOf = (n: number) => (n === 1 ? '1 row points' : `${n} rows point`);
-  return [
-    ...(crossStore ? [`${where}: ${rowsOf(crossStore)} at a row of another store`] : []),
-    ...(missing ? [`${where}: ${rowsOf(missing)} at no row`] : []),
-  ];
+    JOIN ${sql.table(l.parent)} p ON p.id = c.${sql.ref(l.column)}
+    WHERE p.store_id <> c.store_id`.execute(db);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** The single-column foreign key(s) of `table (column) → parent`, whatever they were named. */
@@ -140,10 +133,14 @@ async function singleColumnKeys(db: Kysely<unknown>, l: TenantLink): Promise<str
 export async function up(db: Kysely<unknown>): Promise<void> {
   // 1. Existing data, before any lock that blocks writes: reads only.
   const problems: string[] = [];
-  for (const l of TENANT_LINKS) problems.push(...(await offendingRows(db, l)));
+  for (const l of TENANT_LINKS) {
+    const n = await crossStoreRows(db, l);
+    const rows = n === 1 ? '1 row points' : `${n} rows point`;
+    if (n > 0) problems.push(`${l.table}.${l.column} → ${l.parent}: ${rows} at a row of another store`);
+  }
   if (problems.length) {
     throw new Error(
-      'tenant foreign keys: existing rows link one store to another (or to nothing); nothing was changed. ' +
+      'tenant foreign keys: existing rows link one store to another; nothing was changed. ' +
         `Correct or remove these rows, then migrate again:\n  - ${problems.join('\n  - ')}`,
     );
   }
@@ -172,10 +169,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       await sql`ALTER TABLE ${table}
         ADD CONSTRAINT ${name} FOREIGN KEY (store_id, ${column}) REFERENCES ${parent} (store_id, id)
           DEFERRABLE INITIALLY DEFERRED NOT VALID`.execute(db);
-    } else if (l.kind === 'added') {
-      await sql`ALTER TABLE ${table}
-        ADD CONSTRAINT ${name} FOREIGN KEY (store_id, ${column}) REFERENCES ${parent} (store_id, id)
-          ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED NOT VALID`.execute(db);
     } else {
       await createReferenceCheck(db, l);
     }
