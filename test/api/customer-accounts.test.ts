@@ -149,7 +149,9 @@ describe('one-time-code login', () => {
     const ips = [nextIp(), nextIp(), nextIp()];
     const statuses = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        post(`/api/storefront/${slug}/auth/request-code`, { email }, {}, ips[i % 3]).then((r) => r.statusCode),
+        post(`/api/storefront/${slug}/auth/request-code`, { email }, {}, ips[i % 3]).then(
+          (r) => r.statusCode,
+        ),
       ),
     );
     expect(statuses.filter((s) => s === 202)).toHaveLength(5);
