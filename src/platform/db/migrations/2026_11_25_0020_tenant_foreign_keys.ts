@@ -39,7 +39,9 @@ import { type Kysely, sql } from 'kysely';
  * transaction it would buy nothing: Kysely runs every pending migration in one transaction, and the
  * SHARE ROW EXCLUSIVE locks taken by ADD CONSTRAINT (which block writes) would be held through the
  * scans until commit. What still blocks writes while the migration runs is the build of the
- * `(store_id, id)` unique indexes (SHARE lock on each parent, a second or two per million rows).
+ * `(store_id, id)` unique indexes (SHARE lock on each parent). Measured on PostgreSQL 15 here with
+ * 200,000 orders, 600,000 lines, 200,000 fulfilments and 20,000 customers: the migration 1.3 s, the
+ * validation after it 0.7 s; on an empty database 0.2–0.7 s and 0.1–0.2 s (about 80 DDL statements).
  */
 
 type LinkKind = 'cascade' | 'set_null' | 'reference';
