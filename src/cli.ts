@@ -127,8 +127,13 @@ async function run(argv: string[]): Promise<void> {
     case 'migrate': {
       const runtime = await openRuntime(config, logger, { migrate: false, poolSize: 2 });
       try {
-        const { applied } = await migrateToLatest(runtime.database.db);
-        output(json, { applied }, applied.length ? `applied: ${applied.join(', ')}` : 'already up to date');
+        const { applied, validated } = await migrateToLatest(runtime.database.db);
+        const text = applied.length ? `applied: ${applied.join(', ')}` : 'already up to date';
+        output(
+          json,
+          { applied, validated },
+          validated.length ? `${text}; validated: ${validated.join(', ')}` : text,
+        );
       } finally {
         await runtime.close();
       }

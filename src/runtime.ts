@@ -63,8 +63,9 @@ export async function openRuntime(config: Config, logger: Logger, options: Runti
       // may rewrite a large table.
       const migrations = openDatabase(url, { max: 1 });
       try {
-        const { applied } = await migrateToLatest(migrations.db);
+        const { applied, validated } = await migrateToLatest(migrations.db);
         if (applied.length) logger.info({ applied }, 'migrations applied');
+        if (validated.length) logger.info({ validated }, 'constraints validated');
       } finally {
         await migrations.close();
       }

@@ -136,8 +136,11 @@ describe('queueOrderPush', () => {
     const phone = await addDevice(storeA.id, customer.id, 'ios');
     const tablet = await addDevice(storeA.id, customer.id, 'android');
     await addDevice(storeA.id, other.id);
-    // A device row of this customer id under another store is not this store's to notify.
-    await addDevice(storeB.id, customer.id);
+    // A device row of this customer under another store cannot exist: the database refuses it.
+    await expect(addDevice(storeB.id, customer.id)).rejects.toMatchObject({
+      code: '23503',
+      constraint: 'customer_devices_customer_id_tenant_fkey',
+    });
 
     const queued = await queue({
       storeId: storeA.id,
