@@ -307,8 +307,9 @@ function kindLoop<J, R>(kind: JobKind<J, R>, options: JobRunnerOptions, metrics:
         await sleep(RETRY_AFTER_FAILURE_MS);
         continue;
       }
-      if (wakeup.pending) continue;
-      await sleep(await idleMs());
+      // Poked while busy: go round again at once (that sleep returns at once and clears the poke).
+      if (wakeup.pending) await wakeup.sleep(0);
+      else await sleep(await idleMs());
     }
   }
 
