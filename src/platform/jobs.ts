@@ -2,7 +2,10 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { type KindMetrics, metricsFor } from './jobs-metrics.js';
+import { type PeriodicTaskOptions, periodicTask } from './jobs-periodic.js';
 import { createWakeup, type Wakeup } from './wakeup.js';
+
+export { type PeriodicTaskOptions, retentionTask } from './jobs-periodic.js';
 
 /**
  * The job runner: every background loop of the worker (webhook deliveries, push notifications, the
@@ -24,10 +27,10 @@ import { createWakeup, type Wakeup } from './wakeup.js';
  *     claim: (limit) => carts.claimExpired(db, limit, LEASE_MS),   // SKIP LOCKED, in the repository
  *     perform: (cart) => carts.releaseStock(cart),       // no transaction held across it
  *     record: (outcomes) => carts.recordExpired(db, outcomes),     // ok + result, or the error
- *     nextDueMs: () => carts.msUntilNextExpiry(db),      // optional: sleep until then (≤ pollMs)
+ *     secondsUntilDue: () => carts.secondsUntilNextExpiry(db),  // optional: sleep until then
  *   });
  *
- * and a periodic task one more:
+ * and a periodic task one more (retentionTask: the same for "delete what is older than N days"):
  *
  *   runner.every({ name: 'cart_prune', everyMs: 3600_000, run: (signal) => pruneCarts(db, { signal }) });
  *
@@ -55,7 +58,7 @@ export interface JobKind<J, R> {
   pollMs?: number;
   /**
    * A job in flight longer than this (ms) is slow: it no longer counts against `concurrency` (up to
-   * twice `concurrency` unrecorded in all), and `claim` and `nextDueMs` are told about it (to skip
+   * twice `concurrency` unrecorded in all), and `claim` and `secondsUntilDue` are told about it (to skip
    * its peers). Default: never slow.
    */
   slowAfterMs?: number;
@@ -67,8 +70,8 @@ export interface JobKind<J, R> {
   record(outcomes: JobOutcome<J, R>[]): Promise<void>;
   /** For the metrics: whether a result is a success (default: every result; a throw is a failure). */
   succeeded?(result: R): boolean;
-  /** Milliseconds until a job (none like `slow`) can be claimed, null: none; the idle loop sleeps that long. */
-  nextDueMs?(slow: readonly J[]): Promise<number | null>;
+  /** Seconds until a job (none like `slow`) can be claimed, null: none; the idle loop sleeps that long. */
+  secondsUntilDue?(slow: readonly J[]): Promise<number | null>;
   /** Runs before each claim; true when there may be more to do at once. `listening`: LISTEN runs. */
   beforeClaim?(state: { listening: boolean }): Promise<boolean>;
   /**
@@ -76,19 +79,6 @@ export interface JobKind<J, R> {
    * poll ran out, a poke, a failed cycle. Not called for the runner's own wake-ups (a recorded batch).
    */
   onAnnounced?(): void;
-}
-
-export interface PeriodicTaskOptions {
-  /** Names the task in metrics (label `kind`) and log lines: snake_case. */
-  name: string;
-  /** Time between the end of one run and the start of the next (ms), before jitter. */
-  everyMs: number;
-  /** ± this fraction of `everyMs` on each wait, so that several workers drift apart. Default 0.1. */
-  jitter?: number;
-  /** Also run once right after starting (default true). */
-  runAtStart?: boolean;
-  /** One run; `signal` aborts when the runner stops (a long run should stop between steps). */
-  run(signal: AbortSignal): Promise<void>;
 }
 
 export interface JobRunnerOptions {
@@ -285,9 +275,9 @@ function kindLoop<J, R>(kind: JobKind<J, R>, options: JobRunnerOptions, metrics:
       wait = Math.min(wait, slow.nextAt - now);
       if (slow.jobs.length > 0 && roomFor(slow) >= batchSize) ask = slow.jobs;
     }
-    if (ask && kind.nextDueMs) {
-      const dueMs = await kind.nextDueMs(ask).catch(() => null);
-      if (dueMs !== null) wait = Math.min(wait, Math.max(0, dueMs));
+    if (ask && kind.secondsUntilDue) {
+      const seconds = await kind.secondsUntilDue(ask).catch(() => null);
+      if (seconds !== null) wait = Math.min(wait, Math.max(0, seconds * 1000));
     }
     return wait;
   }
@@ -338,57 +328,6 @@ function kindLoop<J, R>(kind: JobKind<J, R>, options: JobRunnerOptions, metrics:
     poke() {
       announced();
       wakeup.poke();
-    },
-  };
-}
-
-/**
- * A task run on a schedule: once at start (unless `runAtStart` is false), then every `everyMs` ±
- * jitter from the end of the previous run, so a run never overlaps itself. A failing run is logged
- * and counted, and the schedule goes on. Runs in several processes at once are the task's own
- * concern (its statements must be safe side by side: bounded deletes with SKIP LOCKED).
- */
-function periodicTask(task: PeriodicTaskOptions, logger: Logger, metrics: KindMetrics) {
-  const jitter = task.jitter ?? 0.1;
-  const abort = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<void> | undefined;
-  const delay = () => Math.max(0, task.everyMs * (1 + jitter * (2 * Math.random() - 1)));
-
-  function schedule(ms: number) {
-    if (abort.signal.aborted) return;
-    timer = setTimeout(runOnce, ms);
-    timer.unref(); // a forgotten task never keeps the process alive
-  }
-
-  function runOnce() {
-    timer = undefined;
-    const startedAt = performance.now();
-    current = (async () => {
-      try {
-        await task.run(abort.signal);
-        metrics.succeeded.inc();
-      } catch (error) {
-        if (abort.signal.aborted) return;
-        metrics.failed.inc();
-        logger.error({ err: error, task: task.name }, 'periodic task failed');
-      }
-    })().finally(() => {
-      metrics.duration.observe((performance.now() - startedAt) / 1000);
-      current = undefined;
-      schedule(delay());
-    });
-  }
-
-  return {
-    start() {
-      schedule(task.runAtStart === false ? delay() : 0);
-    },
-    async stop() {
-      abort.abort();
-      clearTimeout(timer);
-      timer = undefined;
-      await current;
     },
   };
 }

@@ -3,7 +3,13 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
-import { createJobRunner, type JobKind, type JobOutcome, type JobRunner } from '../../src/platform/jobs.js';
+import {
+  createJobRunner,
+  type JobKind,
+  type JobOutcome,
+  type JobRunner,
+  retentionTask,
+} from '../../src/platform/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /**
@@ -498,6 +504,35 @@ describe('job runner: periodic tasks', () => {
     await sleep(100);
     expect(runs).toBe(1);
     await runner.stop();
+  });
+
+  it('a retention task deletes what is older than its days at start and logs what it removed', async () => {
+    await sql`
+      INSERT INTO test_jobs (batch, status, done_at)
+      SELECT 'old', 'done', now() - make_interval(days => d) FROM unnest(ARRAY[40, 31, 29, 1]) AS d`.execute(
+      db(),
+    );
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const runner = startTask(
+      retentionTask('test_retention', { days: 30, logger }, async (before) => {
+        const result = await sql`DELETE FROM test_jobs WHERE batch = 'old' AND done_at < ${before}`.execute(
+          db(),
+        );
+        return { test_jobs: Number(result.numAffectedRows) };
+      }),
+    );
+    try {
+      await until(
+        async () => lines.length,
+        (n) => n > 0,
+        'the retention log line',
+      );
+    } finally {
+      await runner.stop();
+    }
+    expect(lines[0]).toMatchObject({ msg: 'old rows pruned', task: 'test_retention', test_jobs: 2 });
+    expect((await rowsOf('old')).length).toBe(2);
   });
 
   it('kinds and tasks are added before the runner starts', () => {

@@ -1,7 +1,12 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
-import { createJobRunner, type JobKind, type PeriodicTaskOptions } from '../../platform/jobs.js';
+import {
+  createJobRunner,
+  type JobKind,
+  type PeriodicTaskOptions,
+  retentionTask,
+} from '../../platform/jobs.js';
 import * as repo from './push.repository.js';
 import type { PushProvider, PushResult } from './push-providers.js';
 
@@ -104,24 +109,15 @@ export function pushNotificationJobs(options: PushJobsOptions): JobKind<Push, Pu
       });
       if (deleted) logger.info({ count: deleted }, 'devices with dead push tokens forgotten');
     },
-    async nextDueMs() {
-      const seconds = await repo.secondsUntilNextPush(db);
-      return seconds === null ? null : seconds * 1000;
-    },
+    secondsUntilDue: () => repo.secondsUntilNextPush(db),
   };
 }
 
-/** Retention of the push log: sent and failed notifications older than `retentionDays`, hourly. */
-export function pushLogRetention(db: Db, logger: Logger, retentionDays = 30): PeriodicTaskOptions {
-  return {
-    name: 'push_log_retention',
-    everyMs: 3600_000,
-    async run() {
-      const removed = await repo.prunePushes(db, new Date(Date.now() - retentionDays * 86_400_000));
-      if (removed) logger.info({ removed }, 'push notification log pruned');
-    },
-  };
-}
+/** Retention of the push log: sent and failed notifications. */
+export const pushLogRetention = (db: Db, logger: Logger, days = 30): PeriodicTaskOptions =>
+  retentionTask('push_log_retention', { days, logger }, async (before) => ({
+    notifications: await repo.prunePushes(db, before),
+  }));
 
 export interface PushWorkerOptions extends PushJobsOptions {
   /** A pool to take the LISTEN connection from; without one the worker polls (and can be poked). */

@@ -1,7 +1,12 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
 import { newId } from '../../platform/ids.js';
-import type { JobKind, JobOutcome, PeriodicTaskOptions } from '../../platform/jobs.js';
+import {
+  type JobKind,
+  type JobOutcome,
+  type PeriodicTaskOptions,
+  retentionTask,
+} from '../../platform/jobs.js';
 import type { SafeFetch } from '../../platform/net/safe-fetch.js';
 import { EVENTS_CHANNEL } from '../../platform/outbox.js';
 import { openSecret } from '../../platform/secret-box.js';
@@ -204,22 +209,10 @@ export function webhookDeliveryJobs(options: WebhookJobsOptions): JobKind<Delive
       }),
     succeeded: (result) => result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300,
     record,
-    async nextDueMs(slow) {
-      const seconds = await repo.secondsUntilNextDue(db, webhooksOf(slow));
-      return seconds === null ? null : seconds * 1000;
-    },
+    secondsUntilDue: (slow) => repo.secondsUntilNextDue(db, webhooksOf(slow)),
   };
 }
 
-/** Retention of the delivery log: attempts, finished deliveries and dispatched events, hourly. */
-export function webhookLogRetention(db: Db, logger: Logger, retentionDays = 30): PeriodicTaskOptions {
-  return {
-    name: 'webhook_log_retention',
-    everyMs: 3600_000,
-    async run() {
-      const removed = await repo.pruneOlderThan(db, new Date(Date.now() - retentionDays * 86_400_000));
-      if (removed.attempts || removed.deliveries || removed.events)
-        logger.info(removed, 'webhook log pruned');
-    },
-  };
-}
+/** Retention of the delivery log: attempts, finished deliveries and dispatched events. */
+export const webhookLogRetention = (db: Db, logger: Logger, days = 30): PeriodicTaskOptions =>
+  retentionTask('webhook_log_retention', { days, logger }, (before) => repo.pruneOlderThan(db, before));
