@@ -194,6 +194,35 @@ describe('job runner: kinds of job', () => {
     expect(await metric(registry, 'emporium_job_duration_seconds', 'burst')).toBe(300);
   });
 
+  it('two runners on one registry (two workers of one app): the claims split the jobs, the metrics add up', async () => {
+    const registry = new Registry();
+    const seenBy = new Map<number, string>();
+    const kind = (runner: string) =>
+      kindOf('shared', {
+        async perform(job) {
+          seenBy.set(job.id, runner);
+          await sleep(job.id % 5);
+          return 'ok';
+        },
+      });
+    const first = runnerWith(kind('first'), registry);
+    const second = runnerWith(kind('second'), registry);
+    try {
+      await enqueue('shared', 200);
+      await until(
+        () => rowsOf('shared'),
+        (rows) => rows.every((r) => r.status === 'done'),
+        'the shared jobs to be done',
+      );
+    } finally {
+      await Promise.all([first.runner.stop(), second.runner.stop()]);
+    }
+    expect((await rowsOf('shared')).map((r) => r.attempts)).toEqual(Array(200).fill(1));
+    expect(new Set(seenBy.values())).toEqual(new Set(['first', 'second']));
+    expect(await metric(registry, 'emporium_jobs_claimed_total', 'shared')).toBe(200);
+    expect(await metric(registry, 'emporium_jobs_succeeded_total', 'shared')).toBe(200);
+  });
+
   it('a NOTIFY that arrives while the loop is busy claiming is not lost (the poll is 60 s away)', async () => {
     /** While set, the claim holds its (empty) answer until the job below is committed and announced. */
     let during: (() => Promise<void>) | undefined;
