@@ -19,8 +19,15 @@ const integration = (name: string, setup: string) => ({
 export default defineConfig({
   test: {
     projects: [
-      // test/unit/: pure tests of code outside src/ (the bench report), with no database.
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts'] } },
+      // test/unit/: pure tests of code outside src/ (the bench report), with no database; admin/src/: the
+      // dashboard's pure modules (money, previews, forms), tested beside them.
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'test/unit/**/*.test.ts', 'admin/src/**/*.test.ts'],
+        },
+      },
       integration('embedded', 'test/setup/embedded.ts'),
       ...(process.env.TEST_DATABASE_URL ? [integration('postgres', 'test/setup/external.ts')] : []),
       // The dashboard in Debian's Chromium; without /usr/bin/chromium the setup says so and the suite skips.

@@ -62,6 +62,7 @@ import { installCustomerAuth } from './platform/http/customer-auth.js';
 import { installIdempotency } from './platform/http/idempotency.js';
 import { installMerchantAuth } from './platform/http/merchant-auth.js';
 import type { RateLimitStore } from './platform/http/rate-limit.js';
+import { trustedOriginsOf } from './platform/http/same-origin.js';
 import { createHttpServer } from './platform/http/server.js';
 import { createMailer } from './platform/mail.js';
 import { createMetrics, installRequestMetrics, type Metrics } from './platform/metrics.js';
@@ -99,10 +100,50 @@ export interface App {
   metrics: Metrics;
 }
 
+/**
+ * /docs (swagger-ui) as strict as /admin: its scripts, styles and fonts from this origin only (no
+ * inline script: the page's scripts are files), inline styles (React sets style attributes), images
+ * from self and data: (its logo), "Try it out" calls and the document itself from self, no framing.
+ */
+const DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join('; ');
+
+/**
+ * The `servers` entry of the OpenAPI document: PUBLIC_URL, the address clients use. A local
+ * development address (the default `http://localhost:PORT`) names nothing to whoever reads a
+ * published document or generates a client from it, so it becomes `/`: relative to where the
+ * document is served, which is that same server when it comes from /openapi.json.
+ */
+export function documentServer(publicUrl: string): { url: string; description: string } {
+  const host = new URL(publicUrl).hostname;
+  const local =
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\./.test(host) ||
+    host === '[::1]' ||
+    host === '0.0.0.0';
+  return local
+    ? { url: '/', description: 'The server that serves this document' }
+    : { url: publicUrl, description: 'This deployment (PUBLIC_URL)' };
+}
+
 /** The composition root: platform plugins first, then each module's routes, listed explicitly. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
-  const server = createHttpServer(deps.logger as FastifyBaseLogger, { trustProxy: config.trustProxy });
+  const server = createHttpServer(deps.logger as FastifyBaseLogger, {
+    trustProxy: config.trustProxy,
+    limits: config.httpLimits,
+    https: config.publicUrl.startsWith('https:'),
+  });
 
   const metrics = createMetrics();
   const storage = createMediaStorage({
@@ -203,8 +244,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         version: '1.0.0',
         description:
           'Merchant REST API (`/api/v1`, header `X-API-Key`), storefront, customer and mobile endpoints of Emporium.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
-      servers: [{ url: config.publicUrl }],
+      servers: [documentServer(config.publicUrl)],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -216,7 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await server.register(swaggerUi, { routePrefix: '/docs' });
+  await server.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });
 
   await server.register(operationsRoutes, { db, metrics });
 
@@ -225,11 +267,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
 
   const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
-  const publicOrigin = new URL(config.publicUrl).origin;
+  const trustedOrigins = trustedOriginsOf(config.publicUrl);
   const merchantAuth = {
     resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
     rateLimit: { store: deps.rateLimitStore, perMinute: config.rateLimitPerMinute },
-    admin: { resolveSession: (token: string) => admin.resolveSession(token), publicOrigin },
+    admin: { resolveSession: (token: string) => admin.resolveSession(token), trustedOrigins },
   };
   await server.register(
     async (v1) => {
@@ -255,11 +297,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     stores,
     secureCookies,
   });
+  const customerAuth = {
+    resolveSession: (token: string) => services.accounts.resolveSession(token),
+    trustedOrigins,
+    rateLimits: deps.rateLimitStore,
+  };
   await server.register(async (customerApi) => {
-    installCustomerAuth(customerApi, {
-      resolveSession: (token) => services.accounts.resolveSession(token),
-      publicOrigin,
-    });
+    installCustomerAuth(customerApi, customerAuth);
     await customerApi.register(
       async (account) => {
         await account.register(customerAccountRoutes, { customers });
@@ -276,6 +320,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     stores,
     checkout: services.checkout,
+    customerAuth,
+    secureCookies,
   });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',

@@ -4,16 +4,16 @@ import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
 import { progressBar } from './cli-progress.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { type Db, openDatabase } from './platform/db/database.js';
+import { openApiDocument } from './openapi-document.js';
+import type { Db } from './platform/db/database.js';
 import { EmbeddedClusterError } from './platform/db/embedded.js';
 import { migrateToLatest } from './platform/db/migrate.js';
 import { AppError, notFound, toAppError } from './platform/http/errors.js';
-import { MemoryRateLimitStore } from './platform/http/rate-limit.js';
 import { isUuid } from './platform/ids.js';
 import { createLogger, loggerOptions } from './platform/log.js';
 import { openRuntime } from './runtime.js';
 import { seedStore } from './seed/seed.js';
-import { serve, work } from './server.js';
+import { StartError, serve, work } from './server.js';
 
 const USAGE = `Usage: emporium <command> [options]   (all commands accept --json)
 
@@ -233,17 +233,8 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'openapi': {
-      // The document comes from the route schemas alone; the pool never connects.
-      const database = openDatabase('postgres://openapi@127.0.0.1:1/openapi');
-      const app = await buildApp({
-        config,
-        db: database.db,
-        logger,
-        rateLimitStore: new MemoryRateLimitStore(),
-      });
-      process.stdout.write(`${JSON.stringify(app.server.swagger(), null, 2)}\n`);
-      await app.server.close();
-      await database.close();
+      const document = await openApiDocument(config, logger);
+      process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
       return;
     }
     default:
@@ -266,7 +257,8 @@ run(process.argv.slice(2)).catch((error: unknown) => {
   } else if (
     error instanceof UsageError ||
     error instanceof ConfigError ||
-    error instanceof EmbeddedClusterError
+    error instanceof EmbeddedClusterError ||
+    error instanceof StartError
   ) {
     message = error.message;
     code = error instanceof UsageError ? 'usage' : 'config';

@@ -25,6 +25,7 @@ describe('loadConfig', () => {
       allowPrivateUrls: false,
       logLevel: 'info',
       production: false,
+      databaseStatementTimeoutMs: 10_000,
     });
   });
 
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       WEBHOOK_RETRY_SCHEDULE: '1, 2,3',
       WEBHOOK_TIMEOUT_MS: '2500',
       WEBHOOK_DISABLE_AFTER_HOURS: '1',
+      DATABASE_STATEMENT_TIMEOUT_MS: '0',
       ALLOW_PRIVATE_URLS: 'TRUE',
       LOG_LEVEL: 'debug',
       NODE_ENV: 'production',
@@ -65,6 +67,7 @@ describe('loadConfig', () => {
       webhookRetrySchedule: [1, 2, 3],
       webhookTimeoutMs: 2500,
       webhookDisableAfterHours: 1,
+      databaseStatementTimeoutMs: 0,
       allowPrivateUrls: true,
       logLevel: 'debug',
       production: true,
@@ -118,6 +121,14 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['ALLOW_PRIVATE_URLS', 'maybe'],
     ['APP_SECRET', 'too-short'],
+    ['REQUEST_TIMEOUT_MS', '30s'],
+    ['REQUEST_TIMEOUT_MS', '10'],
+    ['HEADERS_TIMEOUT_MS', '100'],
+    ['HEADERS_TIMEOUT_MS', '60000'],
+    ['KEEP_ALIVE_TIMEOUT_MS', '0'],
+    ['MAX_CONNECTIONS', '0'],
+    ['MAX_CONNECTIONS', 'lots'],
+    ['MAX_CONNECTIONS_PER_ADDRESS', '-5'],
   ])('rejects %s=%s with a ConfigError naming it, on one line', (variable, raw) => {
     let error: unknown;
     try {
@@ -130,6 +141,37 @@ describe('loadConfig', () => {
     expect(configError.variable).toBe(variable);
     expect(configError.message.startsWith(`${variable}: `)).toBe(true);
     expect(configError.message).not.toContain('\n');
+  });
+
+  it('bounds slow and numerous clients by default; TRUST_PROXY lifts the per-address limit', () => {
+    const { httpLimits } = loadConfig({});
+    expect(httpLimits).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+      maxConnectionsPerAddress: 256,
+    });
+    expect(httpLimits.maxConnections).toBeGreaterThanOrEqual(100);
+    expect(httpLimits.maxConnections).toBeLessThanOrEqual(10_000);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).httpLimits.maxConnectionsPerAddress).toBe(0);
+    expect(
+      loadConfig({
+        TRUST_PROXY: 'true',
+        MAX_CONNECTIONS_PER_ADDRESS: '50',
+        MAX_CONNECTIONS: '2000',
+        REQUEST_TIMEOUT_MS: '5000',
+        KEEP_ALIVE_TIMEOUT_MS: '65000',
+      }).httpLimits,
+    ).toEqual({
+      requestTimeoutMs: 5000,
+      headersTimeoutMs: 5000,
+      keepAliveTimeoutMs: 65_000,
+      maxConnections: 2000,
+      maxConnectionsPerAddress: 50,
+    });
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(
+      'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (5000), got 6000',
+    );
   });
 
   it('accepts the edges of the ranges', () => {

@@ -9,6 +9,11 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_STATEMENT_TIMEOUT_MS: PostgreSQL's statement_timeout for the statements of `serve` and
+   * `worker` (0: none). CLI bulk commands (seed) and migrations run without one.
+   */
+  databaseStatementTimeoutMs: number;
   redisUrl: string | undefined;
   smtpUrl: string | undefined;
   /** Sender of outgoing e-mail: MAIL_FROM, else `Emporium <no-reply@PUBLIC_URL's host name>`. */
@@ -26,6 +31,22 @@ export interface Config {
   media: MediaConfig;
   /** FCM HTTP v1 for push notifications; undefined: push notifications are written to the log. */
   fcm: FcmConfig | undefined;
+  /** Bounds on slow and numerous clients (see HttpLimits). */
+  httpLimits: HttpLimits;
+}
+
+/** How long a client may take and how many connections it may hold (README: Security). */
+export interface HttpLimits {
+  /** REQUEST_TIMEOUT_MS: the whole request, headers and body, must arrive within this; else 408. */
+  requestTimeoutMs: number;
+  /** HEADERS_TIMEOUT_MS: the request line and headers must arrive within this (also a new, silent connection). */
+  headersTimeoutMs: number;
+  /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** MAX_CONNECTIONS: open connections of the process; more are closed as they arrive. */
+  maxConnections: number;
+  /** MAX_CONNECTIONS_PER_ADDRESS: open connections of one client address; 0: no such limit. */
+  maxConnectionsPerAddress: number;
 }
 
 export interface FcmConfig {
@@ -176,6 +197,57 @@ function fcm(env: Env): FcmConfig | undefined {
   return { projectId, endpoint, clientEmail, privateKey, tokenUri };
 }
 
+/** The soft limit on open files of this process (Linux), or undefined where it cannot be read. */
+function openFileLimit(): number | undefined {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The HTTP server's limits. MAX_CONNECTIONS defaults to 10,000, or 80% of the open-file limit when
+ * that is lower (the rest is for the database pool, media files and logs). Behind a load balancer
+ * (TRUST_PROXY) every connection comes from the balancer, so there is no per-address limit unless
+ * one is set.
+ */
+function httpLimits(env: Env, trustProxy: boolean): HttpLimits {
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
+  const headersTimeoutMs = integer(
+    env,
+    'HEADERS_TIMEOUT_MS',
+    Math.min(10_000, requestTimeoutMs),
+    500,
+    3_600_000,
+  );
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      'HEADERS_TIMEOUT_MS',
+      `must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`,
+    );
+  }
+  const files = openFileLimit();
+  const defaultMax = Math.max(100, Math.min(10_000, files === undefined ? 10_000 : Math.floor(files * 0.8)));
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 3_600_000),
+    maxConnections: integer(env, 'MAX_CONNECTIONS', defaultMax, 1, 10_000_000),
+    maxConnectionsPerAddress: integer(
+      env,
+      'MAX_CONNECTIONS_PER_ADDRESS',
+      trustProxy ? 0 : 256,
+      0,
+      10_000_000,
+    ),
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
@@ -227,12 +299,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     /\/+$/,
     '',
   );
+  const trustProxy = boolean(env, 'TRUST_PROXY', false);
   const config: Config = {
     port,
     host: value(env, 'HOST') ?? '0.0.0.0',
     publicUrl,
     dataDir: path.resolve(value(env, 'DATA_DIR') ?? './data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 10_000, 0, 3_600_000),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: mailbox(env, 'MAIL_FROM') ?? `Emporium <no-reply@${new URL(publicUrl).hostname}>`,
@@ -242,11 +316,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000),
     webhookDisableAfterHours: integer(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 120, 1, 100_000),
     allowPrivateUrls: boolean(env, 'ALLOW_PRIVATE_URLS', false),
-    trustProxy: boolean(env, 'TRUST_PROXY', false),
+    trustProxy,
     logLevel,
     production: value(env, 'NODE_ENV') === 'production',
     media,
     fcm: fcm(env),
+    httpLimits: httpLimits(env, trustProxy),
   };
   return { ...config, ...overrides };
 }

@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.js';
 import { EmbeddedClusterError } from './platform/db/embedded.js';
 import { createLogger } from './platform/log.js';
-import { serve } from './server.js';
+import { StartError, serve } from './server.js';
 
 /** `npm start`: load config → open database → build app → listen. */
 async function main() {
@@ -11,7 +11,7 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof EmbeddedClusterError) {
+  if (error instanceof ConfigError || error instanceof EmbeddedClusterError || error instanceof StartError) {
     process.stderr.write(`emporium: ${error.message}\n`);
   } else {
     process.stderr.write(

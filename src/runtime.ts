@@ -5,8 +5,8 @@ import { type EmbeddedCluster, openEmbeddedCluster } from './platform/db/embedde
 import { migrateToLatest } from './platform/db/migrate.js';
 import {
   MemoryRateLimitStore,
+  openRedisRateLimitStore,
   type RateLimitStore,
-  RedisRateLimitStore,
 } from './platform/http/rate-limit.js';
 import { appSecretOf, loadOrCreateLocalSecrets } from './platform/secrets-file.js';
 
@@ -21,11 +21,28 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export async function openRuntime(
-  config: Config,
-  logger: Logger,
-  options: { migrate: boolean; poolSize?: number },
-): Promise<Runtime> {
+/** A query or a connection wait this long without an answer makes the pool check the server answers. */
+const STALL_CHECK_MS = 2000;
+
+export interface RuntimeOptions {
+  migrate: boolean;
+  poolSize?: number;
+  /**
+   * The pool serves requests (`serve`) or background jobs (`worker`): each statement is limited to
+   * DATABASE_STATEMENT_TIMEOUT_MS, and a server that stops answering is detected within seconds
+   * (requests then fail with 503 until it answers again). Without it (CLI commands: seed, migrate)
+   * statements run as long as they need.
+   */
+  requestWork?: boolean;
+  /**
+   * Long-running processes (`serve`, `worker`) on the embedded cluster: the cluster is watched and
+   * restarted when it dies (see EmbeddedCluster.supervise); this is called with one line when it
+   * cannot be, and should end the process.
+   */
+  onFatal?: (message: string) => void;
+}
+
+export async function openRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
   let embedded: EmbeddedCluster | undefined;
   let url = config.databaseUrl;
   if (!url) {
@@ -40,35 +57,87 @@ export async function openRuntime(
   }
   const appSecretGenerated = !config.appSecret;
   appSecretOf(config);
+  try {
+    if (options.migrate) {
+      // On a connection of their own, without the statement timeout of request work: a migration
+      // may rewrite a large table.
+      const migrations = openDatabase(url, { max: 1 });
+      try {
+        const { applied } = await migrateToLatest(migrations.db);
+        if (applied.length) logger.info({ applied }, 'migrations applied');
+      } finally {
+        await migrations.close();
+      }
+    }
+  } catch (error) {
+    await embedded?.release();
+    throw error;
+  }
   let closing = false;
-  const database = openDatabase(url, {
+  // The embedded cluster's address as it is now: a restarted cluster may listen on another port.
+  const cluster = embedded;
+  const database = openDatabase(cluster ? () => cluster.url : url, {
     max: options.poolSize,
     // Closing, the pool's last connections may still be ending when the cluster stops: not a loss.
     onError: (error) => {
       if (!closing) logger.warn({ err: error }, 'database connection lost; it will be re-established');
     },
+    ...(options.requestWork
+      ? {
+          statementTimeoutMs: config.databaseStatementTimeoutMs,
+          stallCheckMs: STALL_CHECK_MS,
+          onAvailability: (available: boolean) => {
+            if (available) logger.info('the database answers again; requests are served');
+            else
+              logger.error(
+                'the database is not answering (no reply within seconds): requests fail with 503 until it answers again',
+              );
+          },
+        }
+      : {}),
   });
-  try {
-    if (options.migrate) {
-      const { applied } = await migrateToLatest(database.db);
-      if (applied.length) logger.info({ applied }, 'migrations applied');
-    }
-  } catch (error) {
-    closing = true;
-    await database.close();
-    await embedded?.release();
-    throw error;
+
+  const onFatal = options.onFatal;
+  if (cluster && onFatal) {
+    cluster.supervise({
+      onLost: (pid) =>
+        logger.error({ pid }, `the embedded PostgreSQL (pid ${pid}) stopped unexpectedly; restarting it`),
+      onRetry: (error, attempt, retryInMs) =>
+        logger.warn(
+          { err: error, attempt, retryInMs },
+          `the embedded PostgreSQL could not be restarted (attempt ${attempt}); retrying in ${retryInMs} ms`,
+        ),
+      onRecovered: ({ pid, port, byThisProcess, ms }) =>
+        logger.info(
+          { pid, port, ms },
+          byThisProcess
+            ? `embedded PostgreSQL restarted on 127.0.0.1:${port} after ${ms} ms (crash recovery done)`
+            : `embedded PostgreSQL restarted by another Emporium process on 127.0.0.1:${port}; reconnected`,
+        ),
+      onGiveUp: (error) => {
+        // The reason: PostgreSQL's last FATAL line in the log tail (earlier ones are the crash itself).
+        const lines = error.message.split('\n');
+        const fatal = lines
+          .findLast((line) => /\b(FATAL|PANIC):/.test(line))
+          ?.replace(/^.*?\b(FATAL|PANIC):\s*/, '');
+        onFatal(
+          `the embedded PostgreSQL stopped and could not be restarted: ${fatal ?? lines[0]} (see ${config.dataDir}/postgres.log)`,
+        );
+      },
+    });
   }
 
   let rateLimitStore: RateLimitStore = new MemoryRateLimitStore();
   if (config.redisUrl) {
-    // Loaded only when configured: a single-process install never holds the Redis client.
-    const { Redis } = await import('ioredis');
-    const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1000 });
-    redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-    rateLimitStore = new RedisRateLimitStore(redis, (error) =>
-      logger.warn({ err: error }, 'rate limit not counted: redis unavailable'),
-    );
+    rateLimitStore = await openRedisRateLimitStore(config.redisUrl, {
+      onClientError: (error) => logger.warn({ err: error }, 'redis error'),
+      onUnavailable: (error) =>
+        logger.warn(
+          { err: error },
+          'redis unavailable: rate limits are counted in this process until it answers again',
+        ),
+      onRecovered: () => logger.info('redis answers again: rate limits are counted in redis'),
+    });
   }
 
   return {

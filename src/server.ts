@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
-import { buildApp } from './app.js';
+import { type App, buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createDemoStoreOnFirstStart } from './demo.js';
 import { openRuntime } from './runtime.js';
 import { type BackgroundWorker, startBackgroundWorker } from './worker.js';
+
+/** A start that cannot complete for a reason the operator can fix; reported as one line. */
+export class StartError extends Error {}
 
 export interface ServeOptions {
   port?: number;
@@ -20,6 +23,28 @@ function warnAboutLocalAppSecret(runtime: { appSecretGenerated: boolean }, logge
     logger.warn(
       'APP_SECRET is not set: using one generated in DATA_DIR; set APP_SECRET so every process shares it',
     );
+}
+
+/**
+ * For openRuntime's `onFatal` (the embedded cluster died and cannot be restarted): one fatal log line
+ * and one stderr line, then `steps` (at most 5 s) and exit 1, so a supervisor restarts the process.
+ */
+function exitOnFatal(logger: Logger, steps: () => Promise<void>) {
+  let exiting = false;
+  return (message: string) => {
+    if (exiting) return;
+    exiting = true;
+    logger.fatal(message);
+    process.stderr.write(`emporium: ${message}\n`);
+    setTimeout(() => process.exit(1), 5000).unref();
+    void steps()
+      .catch(() => {})
+      .finally(() => {
+        process.exitCode = 1;
+        // As on shutdown: let the logger's writes drain before the exit.
+        setTimeout(() => process.exit(1), 500);
+      });
+  };
 }
 
 function shutdownOn(logger: Logger, steps: () => Promise<void>) {
@@ -57,29 +82,61 @@ function shutdownOn(logger: Logger, steps: () => Promise<void>) {
  */
 export async function serve(config: Config, logger: Logger, options: ServeOptions): Promise<void> {
   const startedAt = performance.now();
-  const runtime = await openRuntime(config, logger, { migrate: true });
-  warnAboutLocalAppSecret(runtime, logger);
-  const app = await buildApp({
-    config,
-    db: runtime.database.db,
-    logger,
-    rateLimitStore: runtime.rateLimitStore,
-  });
-  if (runtime.embedded && !config.production) {
-    await createDemoStoreOnFirstStart(app, config, logger);
-  }
-  const port = options.port ?? config.port;
-  await app.server.listen({ port, host: config.host });
+  let app: App | undefined;
   let worker: BackgroundWorker | undefined;
-  if (options.worker) {
-    worker = startBackgroundWorker({
+  const runtime = await openRuntime(config, logger, {
+    migrate: true,
+    requestWork: true,
+    onFatal: exitOnFatal(logger, async () => {
+      await app?.server.close();
+      await worker?.stop();
+      await runtime.close();
+    }),
+  });
+  const port = options.port ?? config.port;
+  try {
+    warnAboutLocalAppSecret(runtime, logger);
+    app = await buildApp({
       config,
       db: runtime.database.db,
-      pool: runtime.database.pool,
       logger,
-      metrics: app.metrics,
+      rateLimitStore: runtime.rateLimitStore,
     });
+    if (runtime.embedded && !config.production) {
+      await createDemoStoreOnFirstStart(app, config, logger);
+    }
+    await app.server.listen({ port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') {
+        throw new StartError(
+          `port ${port} is already in use on ${config.host}; stop what uses it, or choose another with PORT or --port`,
+        );
+      }
+      if (error.code === 'EACCES') {
+        throw new StartError(`port ${port} on ${config.host} needs privileges this process does not have`);
+      }
+      throw error;
+    });
+    if (options.worker) {
+      worker = startBackgroundWorker({
+        config,
+        db: runtime.database.db,
+        pool: runtime.database.pool,
+        logger,
+        metrics: app.metrics,
+      });
+    }
+  } catch (error) {
+    // Whatever was opened goes: the embedded cluster is stopped when this process was its last user.
+    await worker?.stop().catch(() => {});
+    await app?.server.close().catch(() => {});
+    await runtime
+      .close()
+      .catch((closeError: unknown) =>
+        logger.error({ err: closeError }, 'could not close the database after the failed start'),
+      );
+    throw error;
   }
+  const server = app.server;
   logger.info(
     {
       port,
@@ -94,8 +151,8 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
     // Fastify closes the keep-alive connections that are idle when it closes; one whose request is
     // still in flight goes idle later and would hold the close open for its keep-alive timeout (72 s,
     // past the 30 s limit). Close those too, as soon as their response is sent.
-    const closeIdle = setInterval(() => app.server.server.closeIdleConnections(), 100);
-    await app.server.close();
+    const closeIdle = setInterval(() => server.server.closeIdleConnections(), 100);
+    await server.close();
     clearInterval(closeIdle);
     await worker?.stop();
     await runtime.close();
@@ -104,16 +161,26 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
 
 /** `emporium worker`: the background worker alone (webhook deliveries), until SIGTERM. */
 export async function work(config: Config, logger: Logger): Promise<void> {
-  const runtime = await openRuntime(config, logger, { migrate: true, poolSize: 6 });
+  let worker: BackgroundWorker | undefined;
+  const runtime = await openRuntime(config, logger, {
+    migrate: true,
+    poolSize: 6,
+    requestWork: true,
+    onFatal: exitOnFatal(logger, async () => {
+      await worker?.stop();
+      await runtime.close();
+    }),
+  });
   warnAboutLocalAppSecret(runtime, logger);
-  const worker = startBackgroundWorker({
+  const started = startBackgroundWorker({
     config,
     db: runtime.database.db,
     pool: runtime.database.pool,
     logger,
   });
+  worker = started;
   shutdownOn(logger, async () => {
-    await worker.stop();
+    await started.stop();
     await runtime.close();
   });
 }

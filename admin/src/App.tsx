@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmProvider } from './components/dialogs';
 import { Empty } from './components/ui';
-import { Link, matchPath, RouterProvider, useLocation } from './lib/router';
+import { isCurrent, matchPath } from './lib/path';
+import { Link, RouterProvider, useLocation } from './lib/router';
 import { CategoriesPage } from './pages/categories/CategoriesPage';
 import { CustomerDetailPage } from './pages/customers/CustomerDetailPage';
 import { CustomersPage } from './pages/customers/CustomersPage';
@@ -43,10 +44,6 @@ const ROUTES: { pattern: string; render: (params: Record<string, string>) => Rea
   { pattern: '/webhooks/:id', render: (p) => <WebhookDetailPage id={p.id as string} /> },
   { pattern: '/settings', render: () => <SettingsPage /> },
 ];
-
-function isCurrent(to: string, path: string): boolean {
-  return to === '/' ? path === '/' : path === to || path.startsWith(`${to}/`);
-}
 
 function Routes() {
   const { path } = useLocation();

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { Db, Tx } from './db/database.js';
+import { inLongTransaction } from './db/transaction.js';
 import type { KindMetrics } from './jobs-metrics.js';
 
 /** The job runner's periodic tasks (platform/jobs.ts: `runner.every(task)`). */
@@ -67,19 +69,22 @@ export function periodicTask(task: PeriodicTaskOptions, logger: Logger, metrics:
 }
 
 /**
- * A periodic task that deletes what is older than `days`, hourly and once at start, and logs what it
- * removed, if anything: `prune(before)` says how many rows it deleted, by table.
+ * A periodic task that deletes what is older than `days`, hourly and once at start, in one
+ * transaction without the statement timeout (a large log may take long: DATABASE_STATEMENT_TIMEOUT_MS
+ * is for requests), and logs what it removed, if anything: `prune(tx, before)` says how many rows it
+ * deleted, by table.
  */
 export function retentionTask(
   name: string,
-  options: { days: number; logger: Logger },
-  prune: (before: Date) => Promise<Record<string, number>>,
+  options: { db: Db; days: number; logger: Logger },
+  prune: (tx: Tx, before: Date) => Promise<Record<string, number>>,
 ): PeriodicTaskOptions {
   return {
     name,
     everyMs: 3600_000,
     async run() {
-      const removed = await prune(new Date(Date.now() - options.days * 86_400_000));
+      const before = new Date(Date.now() - options.days * 86_400_000);
+      const removed = await inLongTransaction(options.db, (tx) => prune(tx, before));
       if (Object.values(removed).some((count) => count > 0))
         options.logger.info({ task: name, ...removed }, 'old rows pruned');
     },

@@ -18,8 +18,16 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
+// Each request from an address of its own: this file sends far more wrong keys than one address may
+// (auth-failures.test.ts covers that limit).
+let address = 0;
 const get = (url: string, key?: string, target: TestApp = app) =>
-  target.server.inject({ method: 'GET', url, headers: key === undefined ? {} : { 'x-api-key': key } });
+  target.server.inject({
+    method: 'GET',
+    url,
+    headers: key === undefined ? {} : { 'x-api-key': key },
+    remoteAddress: `10.66.${Math.floor(++address / 250) % 250}.${address % 250}`,
+  });
 
 /** A key of the right shape that was never issued. */
 const unissuedKey = () => `sk_${randomBytes(32).toString('base64url')}`;

@@ -283,6 +283,65 @@ describe('concurrency', () => {
     expect((await api.get(`/api/v1/discounts/${d.json().data.id}`)).json().data.usage_count).toBe(10);
     expect(await stockOf(p.id)).toBe(990);
   });
+
+  // Whether the evaluation saw the limit reached or the counting UPDATE did must not show: the
+  // answer is the same 400 naming the field either way (docs/decisions.md, "Coupon used up").
+  it('a used-up coupon is always 400 invalid_request on couponCode, whatever the timing', async () => {
+    const p = await createProduct(api, { inventory: 1000, price: '10.00' });
+    const d = await api.post('/api/v1/discounts', {
+      code: `ONE${Date.now()}`,
+      type: 'percentage',
+      value: '10',
+      usage_limit: 1,
+    });
+    const code = d.json().data.code;
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        checkout(checkoutBody([{ productId: p.id, quantity: 1 }], { couponCode: code })),
+      ),
+    );
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    const refusals = results
+      .filter((r) => r.statusCode !== 201)
+      .map((r) => ({ status: r.statusCode, code: r.json().error.code, details: r.json().error.details }));
+    expect(refusals).toHaveLength(19);
+    const expected = {
+      status: 400,
+      code: 'invalid_request',
+      details: [{ field: 'couponCode', message: 'its usage limit has been reached' }],
+    };
+    expect(refusals).toEqual(Array.from({ length: 19 }, () => expected));
+    expect((await api.get(`/api/v1/discounts/${d.json().data.id}`)).json().data.usage_count).toBe(1);
+    expect(await stockOf(p.id)).toBe(999);
+  });
+
+  it('a once-per-customer coupon used at once by one buyer: one order, the rest 400 on couponCode', async () => {
+    const p = await createProduct(api, { inventory: 1000, price: '10.00' });
+    const d = await api.post('/api/v1/discounts', {
+      code: `ONCE${Date.now()}`,
+      type: 'percentage',
+      value: '10',
+      once_per_customer: true,
+    });
+    const code = d.json().data.code;
+    const email = `once.${Date.now()}@example.com`;
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        checkout(checkoutBody([{ productId: p.id, quantity: 1 }], { couponCode: code, email })),
+      ),
+    );
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(1);
+    const refusals = results
+      .filter((r) => r.statusCode !== 201)
+      .map((r) => ({ status: r.statusCode, code: r.json().error.code, details: r.json().error.details }));
+    expect(refusals).toEqual(
+      Array.from({ length: 9 }, () => ({
+        status: 400,
+        code: 'invalid_request',
+        details: [{ field: 'couponCode', message: 'it has already been used by this customer' }],
+      })),
+    );
+  });
 });
 
 describe('Idempotency-Key robustness', () => {

@@ -650,7 +650,12 @@ describe('resolve and redeem (the checkout service API)', () => {
     app.database.db
       .transaction()
       .execute((tx) =>
-        app.services.discounts.redeem(tx, storeId, { discountId }, { customerId, orderId: randomUUID() }),
+        app.services.discounts.redeem(
+          tx,
+          storeId,
+          { discountId },
+          { customerId, orderId: randomUUID(), field: 'coupon_code' },
+        ),
       );
 
   async function expectInvalidCoupon(promise: Promise<unknown>, message: RegExp) {
@@ -792,7 +797,7 @@ describe('resolve and redeem (the checkout service API)', () => {
     expect((await resolve(input, store.id))?.discountId).toBe(small.id);
   });
 
-  it('redeem counts the use, records the redemption, and refuses over the limit with 409', async () => {
+  it('redeem counts the use, records the redemption, and refuses over the limit as the evaluation does (400)', async () => {
     const d = await createDiscount(a, { usage_limit: 2 });
     const [customer] = await customersOf(storeA, 1);
     const orderId = randomUUID();
@@ -803,7 +808,7 @@ describe('resolve and redeem (the checkout service API)', () => {
           tx,
           storeA,
           { discountId: d.id },
-          { customerId: customer ?? null, orderId },
+          { customerId: customer ?? null, orderId, field: 'coupon_code' },
         ),
       );
     expect(result.usageCount).toBe(1);
@@ -824,14 +829,20 @@ describe('resolve and redeem (the checkout service API)', () => {
     ]);
     await redeem(d.id);
     await expect(redeem(d.id)).rejects.toMatchObject({
-      statusCode: 409,
-      code: 'conflict',
-      message: 'coupon usage limit reached',
+      statusCode: 400,
+      code: 'invalid_request',
+      details: [{ field: 'coupon_code', message: 'its usage limit has been reached' }],
     });
     expect((await getDiscount(a, d.id)).usage_count).toBe(2);
-    // Another store cannot redeem it.
+    // Another store cannot redeem it (to that store the discount does not exist).
     const { store: other } = await createStoreWithKey(app);
     await expect(redeem(d.id, null, other.id)).rejects.toMatchObject({ statusCode: 409 });
+  });
+
+  it('an automatic discount used up between evaluation and redeem is 409: the shopper named no coupon', async () => {
+    const d = await createDiscount(a, { code: null, title: `Auto ${unique()}`, usage_limit: 1 });
+    await redeem(d.id);
+    await expect(redeem(d.id)).rejects.toMatchObject({ statusCode: 409, code: 'conflict' });
   });
 
   it('rolls the count back with the caller’s transaction', async () => {
@@ -842,7 +853,7 @@ describe('resolve and redeem (the checkout service API)', () => {
           tx,
           storeA,
           { discountId: d.id },
-          { customerId: null, orderId: randomUUID() },
+          { customerId: null, orderId: randomUUID(), field: 'coupon_code' },
         );
         throw new Error('payment declined');
       }),
@@ -869,7 +880,7 @@ describe('concurrent redemptions (real database, no mocks)', () => {
         tx,
         storeA,
         { discountId },
-        { customerId, orderId: randomUUID() },
+        { customerId, orderId: randomUUID(), field: 'coupon_code' },
       );
       await sql`SELECT pg_sleep(0.01)`.execute(tx);
       return result;
@@ -893,9 +904,9 @@ describe('concurrent redemptions (real database, no mocks)', () => {
     expect(failed).toHaveLength(90);
     for (const f of failed) {
       expect(f.reason).toMatchObject({
-        statusCode: 409,
-        code: 'conflict',
-        message: 'coupon usage limit reached',
+        statusCode: 400,
+        code: 'invalid_request',
+        details: [{ field: 'coupon_code', message: 'its usage limit has been reached' }],
       });
     }
     expect(
@@ -918,9 +929,9 @@ describe('concurrent redemptions (real database, no mocks)', () => {
       expect(pair.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       const rejected = pair.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(rejected?.reason).toMatchObject({
-        statusCode: 409,
-        code: 'conflict',
-        message: 'coupon already used by this customer',
+        statusCode: 400,
+        code: 'invalid_request',
+        details: [{ field: 'coupon_code', message: 'it has already been used by this customer' }],
       });
     }
     expect((await getDiscount(a, d.id)).usage_count).toBe(5);

@@ -53,6 +53,11 @@ const THROWN: Record<string, { error: () => unknown; status: number; code: strin
     status: 503,
     code: 'unavailable',
   },
+  "node's abort of a body the client stopped sending (not the database's ECONNRESET)": {
+    error: () => Object.assign(new Error('aborted'), { code: 'ECONNRESET', statusCode: 400 }),
+    status: 400,
+    code: 'invalid_request',
+  },
   'a unique violation (23505)': {
     error: () => pgError('23505', 'duplicate key', { constraint: 'stores_slug_key' }),
     status: 409,

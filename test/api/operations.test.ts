@@ -109,7 +109,7 @@ describe('GET /openapi.json', () => {
     (path) => {
       const operation = doc.paths[path]?.get as Operation;
       expect(operation).toBeDefined();
-      expect(operation.security).toEqual([{ apiKey: [] }]);
+      expect(operation.security).toEqual([{ apiKey: [] }, { adminSession: [] }]);
       expect(operation['x-required-scope']).toBe('customers:read');
       expect(operation.description).toContain('customers:read');
       for (const status of ['401', '403', '429']) {

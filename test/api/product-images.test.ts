@@ -67,6 +67,7 @@ beforeAll(async () => {
     '/page.html': serveBytes(Buffer.from('<html></html>'), 'text/html'),
     '/late-404.jpg': lateNotFound(400),
     '/clip.mp4': serveBytes(Buffer.from('not really a video'), 'video/mp4'),
+    '/corrupt.png': serveBytes(Buffer.from('definitely not a PNG, whatever the header says'), 'image/png'),
   });
   app = await buildTestApp({
     config: { ...UNLIMITED, allowPrivateUrls: true, dataDir, publicUrl: PUBLIC_URL },
@@ -191,6 +192,25 @@ describe('POST /api/v1/products with download_images: true', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toContain(host.url(urlPath));
     expect(await total()).toBe(before);
+  });
+
+  it("refuses an image the decoder cannot read naming the URL, never the decoder's message", async () => {
+    const url = host.url('/corrupt.png');
+    const res = await api.post('/api/v1/products', {
+      name: 'Corrupt',
+      price: '5.00',
+      download_images: true,
+      images: [{ url }],
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: {
+        code: 'invalid_request',
+        message: `image ${url} could not be decoded as an image`,
+        details: [{ field: 'images', message: `decode_failed: ${url}` }],
+      },
+    });
+    expect(res.body).not.toMatch(/vips|buffer|unsupported image format/i);
   });
 
   it('refuses a loopback URL when private URLs are not allowed, fetching and storing nothing', async () => {

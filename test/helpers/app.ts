@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
@@ -6,8 +5,8 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
 import {
   MemoryRateLimitStore,
+  openRedisRateLimitStore,
   type RateLimitStore,
-  RedisRateLimitStore,
 } from '../../src/platform/http/rate-limit.js';
 import { startBackgroundWorker } from '../../src/worker.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -24,8 +23,8 @@ export interface TestAppOptions {
   /** Share a database between several app instances (e.g. two servers on one Redis). */
   testDatabase?: TestDatabase;
   rateLimitStore?: RateLimitStore;
-  /** Use Redis at TEST_REDIS_URL for rate-limit counters. */
-  redis?: boolean;
+  /** Rate-limit counters in Redis, built as the runtime builds them: at TEST_REDIS_URL, or at this URL. */
+  redis?: boolean | string;
   /** The app's logger (default: silent). */
   logger?: Logger;
 }
@@ -44,9 +43,9 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
   const database = openDatabase(testDatabase.url, { max: 5 });
   let rateLimitStore = options.rateLimitStore ?? new MemoryRateLimitStore();
   if (options.redis) {
-    const redisUrl = inject('redisUrl');
+    const redisUrl = typeof options.redis === 'string' ? options.redis : inject('redisUrl');
     if (!redisUrl) throw new Error('TEST_REDIS_URL is not set');
-    rateLimitStore = new RedisRateLimitStore(new Redis(redisUrl));
+    rateLimitStore = await openRedisRateLimitStore(redisUrl);
   }
   const app = await buildApp({
     config,

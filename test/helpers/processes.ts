@@ -118,6 +118,25 @@ export function embeddedDatabaseUrl(dataDir: string): string {
   return `postgres://emporium:${encodeURIComponent(secrets.postgresPassword)}@127.0.0.1:${info.port}/emporium`;
 }
 
+/**
+ * Every process of DATA_DIR's embedded cluster, the postmaster and its backends, also orphaned ones
+ * whose postmaster is gone: PostgreSQL processes run with the data directory as their working
+ * directory (Linux /proc; processes of another user are not visible unless run as root).
+ */
+export function clusterPids(dataDir: string): number[] {
+  const pgdata = path.join(fs.realpathSync(dataDir), 'postgres');
+  const pids: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (fs.readlinkSync(`/proc/${name}/cwd`) === pgdata) pids.push(Number(name));
+    } catch {
+      // gone meanwhile, or not ours to inspect
+    }
+  }
+  return pids;
+}
+
 /** SIGKILLs the postmaster and waits until it and its children are gone. */
 export async function killCluster(dataDir: string): Promise<number> {
   const info = postmaster(dataDir);

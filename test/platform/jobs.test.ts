@@ -535,7 +535,7 @@ describe('job runner: periodic tasks', () => {
     await runner.stop();
   });
 
-  it('a retention task deletes what is older than its days at start and logs what it removed', async () => {
+  it('a retention task deletes what is older than its days at start, without the statement timeout, and logs it', async () => {
     await sql`
       INSERT INTO test_jobs (batch, status, done_at)
       SELECT 'old', 'done', now() - make_interval(days => d) FROM unnest(ARRAY[40, 31, 29, 1]) AS d`.execute(
@@ -543,10 +543,13 @@ describe('job runner: periodic tasks', () => {
     );
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    let timeoutSeen: string | undefined;
     const runner = startTask(
-      retentionTask('test_retention', { days: 30, logger }, async (before) => {
+      retentionTask('test_retention', { db: db(), days: 30, logger }, async (tx, before) => {
+        const timeout = await sql<{ statement_timeout: string }>`SHOW statement_timeout`.execute(tx);
+        timeoutSeen = timeout.rows[0]?.statement_timeout;
         const result = await sql`DELETE FROM test_jobs WHERE batch = 'old' AND done_at < ${before}`.execute(
-          db(),
+          tx,
         );
         return { test_jobs: Number(result.numAffectedRows) };
       }),
@@ -562,6 +565,7 @@ describe('job runner: periodic tasks', () => {
     }
     expect(lines[0]).toMatchObject({ msg: 'old rows pruned', task: 'test_retention', test_jobs: 2 });
     expect((await rowsOf('old')).length).toBe(2);
+    expect(timeoutSeen).toBe('0'); // in a transaction without the statement timeout: a large log may take long
   });
 
   it('kinds and tasks are added before the runner starts', () => {

@@ -205,7 +205,7 @@ describe('emporium CLI (--json)', () => {
     });
     const list = doc.paths['/api/v1/customers']?.get;
     expect(list.responses['200']).toBeDefined();
-    expect(list.security).toEqual([{ apiKey: [] }]);
+    expect(list.security).toEqual([{ apiKey: [] }, { adminSession: [] }]);
     expect(doc.paths['/api/v1/customers/{id}']?.get).toBeDefined();
     // Every operation documents its responses, and every local $ref resolves.
     const refs = new Set<string>();

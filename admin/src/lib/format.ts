@@ -32,3 +32,12 @@ export function customerName(c: {
 export function formatPercent(fraction: number): string {
   return `${fraction > 0 ? '+' : ''}${(fraction * 100).toFixed(1)}%`;
 }
+
+/** JSON text indented for reading; undefined when the text is not JSON. */
+export function prettyJson(text: string): string | undefined {
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return undefined;
+  }
+}

@@ -3,13 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { readCookie, sessionCookieHeader } from '../../platform/http/cookies.js';
 import { DataEnvelope, IdParams, Nullable } from '../../platform/http/envelopes.js';
-import { invalidRequest } from '../../platform/http/errors.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
+import { forbidden, invalidRequest } from '../../platform/http/errors.js';
 import {
   ADMIN_COOKIE,
   installMerchantAuth,
   type MerchantAuthOptions,
 } from '../../platform/http/merchant-auth.js';
 import { MoneyInput, parseMoney } from '../../platform/http/money-input.js';
+import { isForeignOrigin } from '../../platform/http/same-origin.js';
 import { SCOPES } from '../../platform/http/scopes.js';
 import { currencyDecimals, toDecimalString } from '../../platform/money.js';
 import type { StoreRow, StoresService } from '../stores/index.js';
@@ -123,6 +125,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'adminLogin',
+        security: [],
         summary: 'Sign in to the dashboard (sets the emporium_admin cookie)',
         description: 'At most 10 attempts per e-mail and 50 per client IP per 15 minutes.',
         body: Type.Object(
@@ -135,7 +139,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
           },
           { additionalProperties: false },
         ),
-        response: { 200: DataEnvelope(Session) },
+        response: { 200: DataEnvelope(Session), ...errorResponses(401, 403, 429) },
+      },
+      // Login CSRF: a form on another site must not sign the browser in to an account of its choosing.
+      onRequest: async (request) => {
+        const trusted = merchantAuth.admin?.trustedOrigins;
+        if (trusted && isForeignOrigin(request, trusted)) {
+          throw forbidden('Cross-site sign-in refused: sign in from the dashboard');
+        }
       },
     },
     async (request, reply) => {
@@ -155,13 +166,13 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     installMerchantAuth(signedIn as unknown as FastifyInstance, {
       ...merchantAuth,
       // API keys do not open the dashboard API: only the dashboard's own session does.
-      resolveApiKey: async () => undefined,
+      resolveApiKey: undefined,
     });
     const route = signedIn.withTypeProvider<import('@fastify/type-provider-typebox').TypeBoxTypeProvider>();
 
     route.post(
       '/auth/logout',
-      { schema: { tags, summary: 'Sign out', response: { 204: Type.Null() } } },
+      { schema: { tags, operationId: 'adminLogout', summary: 'Sign out', response: { 204: Type.Null() } } },
       async (request, reply) => {
         const token = readCookie(request.headers.cookie, ADMIN_COOKIE);
         if (token) await admin.logout(token);
@@ -172,7 +183,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
     route.get(
       '/me',
-      { schema: { tags, summary: 'The signed-in user and store', response: { 200: DataEnvelope(Session) } } },
+      {
+        schema: {
+          tags,
+          operationId: 'getAdminSession',
+          summary: 'The signed-in user and store',
+          response: { 200: DataEnvelope(Session) },
+        },
+      },
       async (request) => {
         const me = await admin.me(request.ctx);
         return {
@@ -187,7 +205,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
     route.get(
       '/store',
-      { schema: { tags, summary: 'Store settings', response: { 200: DataEnvelope(StoreSettings) } } },
+      {
+        schema: {
+          tags,
+          operationId: 'getStoreSettings',
+          summary: 'Store settings',
+          response: { 200: DataEnvelope(StoreSettings) },
+        },
+      },
       async (request) => ({ data: storeSettings(await stores.getStore(request.ctx.storeId)) }),
     );
 
@@ -196,9 +221,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       {
         schema: {
           tags,
+          operationId: 'updateStoreSettings',
           summary: 'Change store settings (profile, colours, currency, timezone, shipping, tax, low stock)',
           body: StoreSettingsBody,
-          response: { 200: DataEnvelope(StoreSettings) },
+          response: { 200: DataEnvelope(StoreSettings), ...errorResponses(409) },
         },
       },
       async (request) => {
@@ -236,6 +262,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       {
         schema: {
           tags,
+          operationId: 'listApiKeys',
           summary: 'API keys of the store',
           response: { 200: DataEnvelope(Type.Array(ApiKey)) },
         },
@@ -258,6 +285,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       {
         schema: {
           tags,
+          operationId: 'createApiKey',
           summary: 'Create an API key (the secret is shown only in this answer)',
           body: Type.Object(
             {
@@ -291,7 +319,15 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
 
     route.delete(
       '/api-keys/:id',
-      { schema: { tags, summary: 'Revoke an API key', params: IdParams, response: { 204: Type.Null() } } },
+      {
+        schema: {
+          tags,
+          operationId: 'revokeApiKey',
+          summary: 'Revoke an API key',
+          params: IdParams,
+          response: { 204: Type.Null() },
+        },
+      },
       async (request, reply) => {
         await stores.revokeApiKey(request.ctx.storeId, request.params.id);
         return reply.code(204).send(null);

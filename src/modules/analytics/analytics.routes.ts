@@ -14,6 +14,7 @@ export const analyticsRoutes: FastifyPluginAsyncTypebox<{ analytics: AnalyticsSe
       config: { scope: 'analytics:read' },
       schema: {
         tags: ['Analytics'],
+        operationId: 'getAnalytics',
         summary: 'Store statistics for a date range in the store timezone, with the previous period',
         querystring: AnalyticsQuery,
         response: { 200: DataEnvelope(AnalyticsReport) },

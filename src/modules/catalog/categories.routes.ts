@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { Category, CategoryCreateBody, CategoryListQuery, CategoryUpdateBody } from './catalog.schemas.js';
 import { categoryForMerchant } from './catalog.serializers.js';
 import type { CategoriesService } from './categories.service.js';
@@ -15,6 +16,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:read' },
       schema: {
         tags: ['Categories'],
+        operationId: 'listCategories',
         summary: 'List categories (by position, then name)',
         querystring: CategoryListQuery,
         response: { 200: ListEnvelope(Category) },
@@ -36,9 +38,10 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:write' },
       schema: {
         tags: ['Categories'],
+        operationId: 'createCategory',
         summary: 'Create a category',
         body: CategoryCreateBody,
-        response: { 201: DataEnvelope(Category) },
+        response: { 201: DataEnvelope(Category), ...errorResponses(409) },
       },
     },
     async (request, reply) =>
@@ -51,6 +54,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:read' },
       schema: {
         tags: ['Categories'],
+        operationId: 'getCategory',
         summary: 'Get a category',
         params: IdParams,
         response: { 200: DataEnvelope(Category) },
@@ -65,10 +69,11 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:write' },
       schema: {
         tags: ['Categories'],
+        operationId: 'updateCategory',
         summary: 'Update a category',
         params: IdParams,
         body: CategoryUpdateBody,
-        response: { 200: DataEnvelope(Category) },
+        response: { 200: DataEnvelope(Category), ...errorResponses(409) },
       },
     },
     async (request) => ({
@@ -82,6 +87,7 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
       config: { scope: 'products:write' },
       schema: {
         tags: ['Categories'],
+        operationId: 'deleteCategory',
         summary: 'Delete a category (its products stay; sub-categories move to the top level)',
         params: IdParams,
         response: { 204: Type.Null() },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { Product, ProductCreateBody, ProductListQuery, ProductUpdateBody } from './catalog.schemas.js';
 import type { ProductsService } from './products.service.js';
 
@@ -14,6 +15,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
       config: { scope: 'products:read' },
       schema: {
         tags: ['Products'],
+        operationId: 'listProducts',
         summary: 'List products, newest first',
         querystring: ProductListQuery,
         response: { 200: ListEnvelope(Product) },
@@ -30,14 +32,26 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
   app.post(
     '/products',
     {
-      config: { scope: 'products:write', idempotent: true },
+      config: {
+        scope: 'products:write',
+        idempotent: {
+          render: async (request, id) => ({
+            success: true as const,
+            data: await products.get(request.ctx, id),
+          }),
+        },
+      },
       schema: {
         tags: ['Products'],
+        operationId: 'createProduct',
         summary: 'Create a product (optionally re-hosting its images as WebP)',
         description:
           'With `download_images: true` every image is fetched (15 s, 20 MiB, image types only), converted to WebP and stored; if any fails, nothing is created (400 naming the URL). Items with `media_type: "video"` are kept as given.',
         body: ProductCreateBody,
-        response: { 201: Type.Object({ success: Type.Literal(true), data: Product }) },
+        response: {
+          201: Type.Object({ success: Type.Literal(true), data: Product }),
+          ...errorResponses(409),
+        },
       },
     },
     async (request, reply) => {
@@ -52,6 +66,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
       config: { scope: 'products:read' },
       schema: {
         tags: ['Products'],
+        operationId: 'getProduct',
         summary: 'Get a product',
         params: IdParams,
         response: { 200: DataEnvelope(Product) },
@@ -66,12 +81,13 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
       config: { scope: 'products:write' },
       schema: {
         tags: ['Products'],
+        operationId: 'updateProduct',
         summary: 'Update a product',
         description:
           '`images` replaces the whole media list (same download rules as create). `variants` replaces the variant list: items with an `id` update that variant, items without one are added, variants left out are deleted.',
         params: IdParams,
         body: ProductUpdateBody,
-        response: { 200: DataEnvelope(Product) },
+        response: { 200: DataEnvelope(Product), ...errorResponses(409) },
       },
     },
     async (request) => ({ data: await products.update(request.ctx, request.params.id, request.body) }),
@@ -83,6 +99,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
       config: { scope: 'products:write' },
       schema: {
         tags: ['Products'],
+        operationId: 'deleteProduct',
         summary: 'Delete a product',
         params: IdParams,
         response: { 204: Type.Null() },

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
 import { parseMoney } from '../../platform/http/money-input.js';
+import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals } from '../../platform/money.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
@@ -321,6 +322,7 @@ export function createProductsService({
           await repo.replaceCategories(tx, storeId, id, input.category_ids ?? []);
           if (variants.length) await syncVariants(tx, storeId, id, [], variants);
           else await setLevel(tx, storeId, { productId: id }, 0, input.inventory ?? 0);
+          await recordIdempotentResource(tx, ctx.idempotency, { type: 'product', id });
           return id;
         });
         return this.get(ctx, id);

@@ -1,7 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/database.js';
+import {
+  type CustomerAuthOptions,
+  clearedSessionCookie,
+  customerSessionOf,
+} from '../../platform/http/customer-auth.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
+import { AppError } from '../../platform/http/errors.js';
 import { installIdempotency } from '../../platform/http/idempotency.js';
 import { CustomerOrder, orderForCustomer } from '../orders/index.js';
 import { SlugParams } from '../storefront/index.js';
@@ -13,18 +20,49 @@ export interface CheckoutRoutesDeps {
   db: Db;
   stores: StoresService;
   checkout: CheckoutService;
+  /** Sessions are optional here: with one, the order (and the quote's coupon checks) are its customer's. */
+  customerAuth: CustomerAuthOptions;
+  secureCookies: boolean;
 }
 
-/** /api/storefront/{slug}/checkout…: no authentication; the store is the one of the slug. */
+/** The signed-in customer of the request, when its session belongs to this store. */
+const customerOf = (request: FastifyRequest) =>
+  request.ctx.actor.kind === 'customer' ? request.ctx.actor.id : undefined;
+
+/**
+ * /api/storefront/{slug}/checkout…: the store is the one of the slug; a customer session (cookie or
+ * Bearer) is optional: with one of this store the order belongs to its customer (contract §4).
+ */
+/**
+ * No credential needed; a customer session (cookie or Bearer) is optional and, when sent, makes the
+ * order that customer's: a wrong token is 401 (429 past the failure limit), a cross-site cookie 403.
+ */
+const OPTIONAL_CUSTOMER_SESSION: Record<string, string[]>[] = [
+  {},
+  { customerSession: [] },
+  { customerBearer: [] },
+];
+
 export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = async (app, deps) => {
   const { stores, checkout } = deps;
   // The store of the slug is the tenant of the request (and of its Idempotency-Key).
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
     const { slug } = request.params as { slug: string };
     const store = await stores.getActiveStoreBySlug(slug);
+    const found = await customerSessionOf(request, deps.customerAuth).catch((error: unknown) => {
+      // A dead session in the cookie is cleared with the 401, so the shopper's next try is a
+      // guest checkout instead of the same 401 again.
+      const bearer = /^Bearer\s+\S+$/i.test(request.headers.authorization ?? '');
+      if (error instanceof AppError && error.statusCode === 401 && !bearer)
+        reply.header('set-cookie', clearedSessionCookie(deps.secureCookies));
+      throw error;
+    });
+    // A session of another store is not attached: every store's shop shares one origin and so one
+    // cookie, and a shopper signed in elsewhere may still check out here as a guest.
+    const customerId = found?.session.storeId === store.id ? found.session.customerId : undefined;
     request.ctx = {
       storeId: store.id,
-      actor: { kind: 'system', id: 'storefront' },
+      actor: customerId ? { kind: 'customer', id: customerId } : { kind: 'system', id: 'storefront' },
       source: 'system',
       scopes: [],
     };
@@ -36,31 +74,41 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
     {
       schema: {
         tags: ['Checkout'],
+        operationId: 'quoteCheckout',
+        security: OPTIONAL_CUSTOMER_SESSION,
         summary: 'Price a cart (subtotal, discount, shipping, tax, total); creates nothing',
         params: SlugParams,
         body: CheckoutBody,
-        response: { 200: DataEnvelope(CheckoutQuote) },
+        response: { 200: DataEnvelope(CheckoutQuote), ...errorResponses(401, 403, 429) },
       },
     },
-    async (request) => ({ data: await checkout.quote(request.ctx.storeId, request.body) }),
+    async (request) => ({
+      data: await checkout.quote(request.ctx.storeId, request.body, customerOf(request)),
+    }),
   );
 
   app.post(
     '/:slug/checkout',
     {
-      config: { idempotent: true },
+      config: {
+        idempotent: {
+          render: async (request, id) => ({ data: orderForCustomer(await checkout.placed(request.ctx, id)) }),
+        },
+      },
       schema: {
         tags: ['Checkout'],
+        operationId: 'checkout',
+        security: OPTIONAL_CUSTOMER_SESSION,
         summary: 'Place an order',
         description:
           'One transaction: stock is taken atomically (409 insufficient_stock when short), the coupon use is counted, the payment is taken. `manual` leaves the order pending and unpaid; `test_card` with `tok_visa` pays it, `tok_decline` is 402 and nothing is created. Honours `Idempotency-Key`.',
         params: SlugParams,
         body: CheckoutBody,
-        response: { 201: DataEnvelope(CustomerOrder) },
+        response: { 201: DataEnvelope(CustomerOrder), ...errorResponses(401, 402, 403, 409, 429) },
       },
     },
     async (request, reply) => {
-      const placed = await checkout.checkout(request.ctx.storeId, request.body);
+      const placed = await checkout.checkout(request.ctx, request.body, customerOf(request));
       return reply.code(201).send({ data: orderForCustomer(placed) });
     },
   );

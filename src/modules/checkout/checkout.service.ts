@@ -1,6 +1,7 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
+import type { RequestContext } from '../../platform/http/context.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import type { CustomersService } from '../customers/index.js';
 import { type OrdersService, type PricingDeps, priceCart, STOREFRONT_FIELDS } from '../orders/index.js';
@@ -74,10 +75,11 @@ export function createCheckoutService(deps: CheckoutDeps) {
      * taken before anything is written, and a declined card leaves no order, no stock change and no
      * coupon use behind.
      */
-    checkout(storeId: string, input: CheckoutInput, customerId?: string) {
+    checkout(ctx: RequestContext, input: CheckoutInput, customerId?: string) {
       const provider = PAYMENT_PROVIDERS[input.paymentMethod];
       return inTransaction(deps.db, (tx) =>
-        deps.orders.placeOrder(tx, storeId, {
+        deps.orders.placeOrder(tx, ctx.storeId, {
+          idempotency: ctx.idempotency,
           customer: {
             id: customerId,
             email: input.email,
@@ -96,6 +98,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
         }),
       );
     },
+
+    /** An order placed by checkout, for the Idempotency-Key replay of its answer. */
+    placed: (ctx: RequestContext, orderId: string) => deps.orders.get(ctx, orderId),
   };
 }
 

@@ -4,7 +4,8 @@ import { invalidRequest, paymentDeclined } from '../../platform/http/errors.js';
  * How checkout takes money. A provider returns the amount it collected (minor units) or throws
  * payment_declined; checkout calls it inside the order's transaction, after pricing and before any
  * stock moves, so a refusal leaves nothing behind. The built-in providers work in-process; a
- * network provider would authorise here and capture after commit.
+ * network provider would authorise here (with an idempotency key of the checkout: inTransaction may
+ * run the transaction again after a deadlock) and capture after commit.
  */
 export interface PaymentProvider {
   charge(input: { amount: number; currency: string; cardToken?: string | null }): Promise<number>;

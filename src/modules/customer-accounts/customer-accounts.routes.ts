@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { clearedSessionCookie, sessionCookie } from '../../platform/http/customer-auth.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { CustomerProfile, profileForCustomer } from '../customers/index.js';
 import { SlugParams } from '../storefront/index.js';
 import type { StoresService } from '../stores/index.js';
@@ -22,12 +23,14 @@ export const customerAuthRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'requestLoginCode',
+        security: [],
         summary: 'E-mail a 6-digit login code (answers the same whether or not the e-mail is known)',
         description:
           'The code is valid 10 minutes and allows 5 wrong tries. At most 5 codes per e-mail and 30 requests per client IP per 15 minutes (429).',
         params: SlugParams,
         body: Type.Object({ email: Email }, { additionalProperties: false }),
-        response: { 202: DataEnvelope(Type.Object({ sent: Type.Literal(true) })) },
+        response: { 202: DataEnvelope(Type.Object({ sent: Type.Literal(true) })), ...errorResponses(429) },
       },
     },
     async (request, reply) => {
@@ -42,6 +45,8 @@ export const customerAuthRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags,
+        operationId: 'verifyLoginCode',
+        security: [],
         summary: 'Exchange the code for a session (cookie `emporium_session` and a Bearer token)',
         description:
           'A wrong or expired code is 401; after 5 wrong tries the code is dead. At most 60 verifications per client IP per 15 minutes.',
@@ -58,6 +63,7 @@ export const customerAuthRoutes: FastifyPluginAsyncTypebox<{
               customer: CustomerProfile,
             }),
           ),
+          ...errorResponses(401, 429),
         },
       },
     },
@@ -84,7 +90,12 @@ export const customerLogoutRoutes: FastifyPluginAsyncTypebox<{
   app.post(
     '/logout',
     {
-      schema: { tags: ['Customer account'], summary: 'End this session', response: { 204: Type.Null() } },
+      schema: {
+        tags: ['Customer account'],
+        operationId: 'customerLogout',
+        summary: 'End this session',
+        response: { 204: Type.Null() },
+      },
     },
     async (request, reply) => {
       if (request.sessionToken) await accounts.logout(request.sessionToken);

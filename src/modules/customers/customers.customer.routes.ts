@@ -17,7 +17,14 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<{ customers: Custo
 
   app.get(
     '/me',
-    { schema: { tags, summary: 'The signed-in customer', response: { 200: DataEnvelope(CustomerProfile) } } },
+    {
+      schema: {
+        tags,
+        operationId: 'getCustomerProfile',
+        summary: 'The signed-in customer',
+        response: { 200: DataEnvelope(CustomerProfile) },
+      },
+    },
     async (request) => ({ data: profileForCustomer(await customers.profile(...who(request))) }),
   );
 
@@ -26,6 +33,7 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<{ customers: Custo
     {
       schema: {
         tags,
+        operationId: 'updateCustomerProfile',
         summary: 'Update first name, last name or phone',
         body: ProfileUpdateBody,
         response: { 200: DataEnvelope(CustomerProfile) },
@@ -47,6 +55,7 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<{ customers: Custo
     {
       schema: {
         tags,
+        operationId: 'listCustomerAddresses',
         summary: 'Saved addresses, the default first',
         response: { 200: DataEnvelope(Type.Array(SavedAddress)) },
       },
@@ -59,6 +68,7 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<{ customers: Custo
     {
       schema: {
         tags,
+        operationId: 'createCustomerAddress',
         summary: 'Save an address (the first one, or one with isDefault, becomes the default)',
         body: AddressCreateBody,
         response: { 201: DataEnvelope(SavedAddress) },
@@ -82,7 +92,15 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<{ customers: Custo
 
   app.delete(
     '/addresses/:id',
-    { schema: { tags, summary: 'Delete a saved address', params: IdParams, response: { 204: Type.Null() } } },
+    {
+      schema: {
+        tags,
+        operationId: 'deleteCustomerAddress',
+        summary: 'Delete a saved address',
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
+    },
     async (request, reply) => {
       await customers.removeAddress(...who(request), request.params.id);
       return reply.code(204).send(null);
@@ -94,6 +112,7 @@ export const customerAccountRoutes: FastifyPluginAsyncTypebox<{ customers: Custo
     {
       schema: {
         tags,
+        operationId: 'deleteCustomerAddressByQuery',
         summary: 'Delete a saved address (id in the query string)',
         querystring: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
         response: { 204: Type.Null() },

@@ -79,6 +79,20 @@ export function findCustomer(db: Executor, storeId: string, id: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Locks a customer row as an UPDATE of it would (FOR NO KEY UPDATE), so a transaction can take the
+ * buyer's lock before the stock's, in the documented lock order (docs/decisions.md).
+ */
+export function lockCustomer(db: Executor, storeId: string, id: string) {
+  return db
+    .selectFrom('customers')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .forNoKeyUpdate()
+    .executeTakeFirst();
+}
+
 export function addOrderStats(
   to: Writer,
   storeId: string,

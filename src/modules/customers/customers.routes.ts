@@ -14,6 +14,7 @@ export const customersRoutes: FastifyPluginAsyncTypebox<{ customers: CustomersSe
       config: { scope: 'customers:read' },
       schema: {
         tags: ['Customers'],
+        operationId: 'listCustomers',
         summary: 'List customers, newest first',
         querystring: CustomerListQuery,
         response: { 200: ListEnvelope(Customer) },
@@ -36,6 +37,7 @@ export const customersRoutes: FastifyPluginAsyncTypebox<{ customers: CustomersSe
       config: { scope: 'customers:read' },
       schema: {
         tags: ['Customers'],
+        operationId: 'getCustomer',
         summary: 'Get a customer',
         params: IdParams,
         response: { 200: DataEnvelope(Customer) },

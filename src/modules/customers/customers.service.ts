@@ -63,6 +63,10 @@ export function createCustomersService(db: Db, stores: StoresService) {
     findById: (executor: Executor, storeId: string, id: string) =>
       isUuid(id) ? repo.findCustomer(executor, storeId, id) : Promise.resolve(undefined),
 
+    /** The customer, locked until the caller's transaction ends (lock order: docs/decisions.md). */
+    lockById: (tx: Executor, storeId: string, id: string) =>
+      isUuid(id) ? repo.lockCustomer(tx, storeId, id) : Promise.resolve(undefined),
+
     /** Orders count and money spent move with the orders, in the same transaction. */
     addOrderStats: (
       tx: Writer,

@@ -220,18 +220,19 @@ export function incrementUsage(db: Executor, storeId: string, id: string) {
     .where('store_id', '=', storeId)
     .where('id', '=', id)
     .where((eb) => eb.or([eb('usage_limit', 'is', null), eb('usage_count', '<', eb.ref('usage_limit'))]))
-    .returning(['id', 'usage_count', 'once_per_customer'])
+    .returning(['id', 'code', 'usage_count', 'once_per_customer'])
     .executeTakeFirst();
 }
 
-export async function discountExists(db: Executor, storeId: string, id: string): Promise<boolean> {
+/** The discount's code (null: automatic), or undefined when it no longer exists. */
+export async function discountCode(db: Executor, storeId: string, id: string) {
   const row = await db
     .selectFrom('discounts')
-    .select('id')
+    .select('code')
     .where('store_id', '=', storeId)
     .where('id', '=', id)
     .executeTakeFirst();
-  return row !== undefined;
+  return row && { code: row.code };
 }
 
 export function insertRedemption(

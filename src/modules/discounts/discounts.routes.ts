@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { Discount, DiscountCreateBody, DiscountListQuery, DiscountUpdateBody } from './discounts.schemas.js';
 import type { DiscountsService } from './discounts.service.js';
 
@@ -14,6 +15,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
       config: { scope: 'discounts:read' },
       schema: {
         tags: ['Discounts'],
+        operationId: 'listDiscounts',
         summary: 'List discounts, newest first',
         querystring: DiscountListQuery,
         response: { 200: ListEnvelope(Discount) },
@@ -30,14 +32,18 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
   app.post(
     '/discounts',
     {
-      config: { scope: 'discounts:write', idempotent: true },
+      config: {
+        scope: 'discounts:write',
+        idempotent: { render: async (request, id) => ({ data: await discounts.get(request.ctx, id) }) },
+      },
       schema: {
         tags: ['Discounts'],
+        operationId: 'createDiscount',
         summary: 'Create a discount (a coupon code, or automatic when code is null)',
         description:
           'Codes are unique per store, case-insensitive (409 conflict otherwise). `product_ids` and `category_ids` limit the discount to those products (empty: the whole cart). Honours `Idempotency-Key`.',
         body: DiscountCreateBody,
-        response: { 201: DataEnvelope(Discount) },
+        response: { 201: DataEnvelope(Discount), ...errorResponses(409) },
       },
     },
     async (request, reply) =>
@@ -50,6 +56,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
       config: { scope: 'discounts:read' },
       schema: {
         tags: ['Discounts'],
+        operationId: 'getDiscount',
         summary: 'Get a discount',
         params: IdParams,
         response: { 200: DataEnvelope(Discount) },
@@ -64,12 +71,13 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
       config: { scope: 'discounts:write' },
       schema: {
         tags: ['Discounts'],
+        operationId: 'updateDiscount',
         summary: 'Update a discount',
         description:
           'Changing `type` to percentage or fixed_amount requires a `value`. `product_ids` and `category_ids` replace the lists. `usage_count` is read-only.',
         params: IdParams,
         body: DiscountUpdateBody,
-        response: { 200: DataEnvelope(Discount) },
+        response: { 200: DataEnvelope(Discount), ...errorResponses(409) },
       },
     },
     async (request) => ({ data: await discounts.update(request.ctx, request.params.id, request.body) }),
@@ -81,6 +89,7 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
       config: { scope: 'discounts:write' },
       schema: {
         tags: ['Discounts'],
+        operationId: 'deleteDiscount',
         summary: 'Delete a discount (orders keep their coupon code and amounts)',
         params: IdParams,
         response: { 204: Type.Null() },

@@ -4,6 +4,7 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
 import { parseMoney } from '../../platform/http/money-input.js';
+import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals, toDecimalString } from '../../platform/money.js';
 import { checkKnownIds, checkWindow, parseValue } from './discount-input.js';
@@ -149,6 +150,7 @@ export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
           updated_at: now,
         });
         await repo.replaceTargets(tx, storeId, id, { productIds, categoryIds });
+        await recordIdempotentResource(tx, ctx.idempotency, { type: 'discount', id });
       });
       return discountForMerchant(await requireDiscount(storeId, id), decimals);
     },
@@ -257,23 +259,35 @@ export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
      * back if this throws). The conditional increment holds the discount's row lock until that
      * transaction ends, so concurrent checkouts take turns: the usage limit is never exceeded and
      * the once-per-customer check below sees every earlier committed redemption.
+     *
+     * A coupon found used up (or used by this customer) here is refused exactly as the evaluation
+     * refuses it, 400 naming `order.field`: which of the two saw it first is timing, not meaning.
+     * An automatic discount the shopper did not ask for has no field to name: 409, the price changed.
      */
     async redeem(
       tx: Executor,
       storeId: string,
-      applied: Pick<AppliedDiscount, 'discountId'>,
-      order: { customerId: string | null; orderId: string },
+      applied: Pick<AppliedDiscount, 'discountId'> & { code?: string | null },
+      order: { customerId: string | null; orderId: string; field: string },
     ): Promise<{ redemptionId: string; usageCount: number }> {
       const counted = await repo.incrementUsage(tx, storeId, applied.discountId);
       if (!counted) {
-        if (!(await repo.discountExists(tx, storeId, applied.discountId))) {
+        const current = await repo.discountCode(tx, storeId, applied.discountId);
+        const code = applied.code ?? current?.code;
+        if (!current) {
+          if (code) throw await invalidCoupon(storeId, code, 'unknown', order.field);
           throw conflict('the discount no longer exists');
         }
-        throw conflict('coupon usage limit reached');
+        if (code) throw await invalidCoupon(storeId, code, 'usage_limit_reached', order.field);
+        throw conflict('the automatic discount reached its usage limit; quote again');
       }
       if (counted.once_per_customer && order.customerId) {
         const earlier = await repo.redeemedByCustomer(tx, storeId, order.customerId, [applied.discountId]);
-        if (earlier.size > 0) throw conflict('coupon already used by this customer');
+        if (earlier.size > 0) {
+          const code = applied.code ?? counted.code;
+          if (code) throw await invalidCoupon(storeId, code, 'already_redeemed', order.field);
+          throw conflict('the automatic discount was already used by this customer; quote again');
+        }
       }
       const redemption = await repo.insertRedemption(tx, {
         id: newId(),

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, pageQuery } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import {
   InventoryAdjustmentBody,
   InventoryAdjustmentRecord,
@@ -20,6 +21,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { scope: 'inventory:read' },
       schema: {
         tags: ['Inventory'],
+        operationId: 'getInventory',
         summary: 'Stock level of a product (with its variants) or of a variant',
         params: IdParams,
         querystring: InventoryQuery,
@@ -37,12 +39,13 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { scope: 'inventory:write' },
       schema: {
         tags: ['Inventory'],
+        operationId: 'adjustInventory',
         summary: 'Adjust a stock level by a delta, atomically',
         description:
           'Applies `adjustment` atomically (concurrent adjustments never lose an update). Tracked stock cannot go below zero (409 insufficient_stock). A product with variants is adjusted through its variants; its level is their sum.',
         params: IdParams,
         body: InventoryAdjustmentBody,
-        response: { 200: DataEnvelope(InventoryAdjustmentResult) },
+        response: { 200: DataEnvelope(InventoryAdjustmentResult), ...errorResponses(409) },
       },
     },
     async (request) => ({
@@ -60,6 +63,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<{ inventory: InventorySe
       config: { scope: 'inventory:read' },
       schema: {
         tags: ['Inventory'],
+        operationId: 'listInventoryAdjustments',
         summary: "History of a product's stock changes (the product and its variants), newest first",
         params: IdParams,
         querystring: Type.Object({ limit: pageQuery({ defaultLimit: 50 }).limit }),

@@ -53,6 +53,7 @@ beforeAll(async () => {
     '/huge-chunked.jpg': serveBytes(garbage(1536 * 1024), 'image/jpeg', { chunked: true }),
     '/page.html': serveBytes(Buffer.from('<html><body>not an image</body></html>'), 'text/html'),
     '/garbage.png': serveBytes(garbage(5000), 'image/png'),
+    '/truncated.jpg': (req, res) => serveBytes(jpeg.subarray(0, 4000), 'image/jpeg')(req, res),
     '/svg.png': serveBytes(
       Buffer.from(
         '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>',
@@ -232,6 +233,22 @@ describe('rehostImages', () => {
     expect(error.url).toBe(url);
     expect(error.message).toContain(url);
     expect(error.message).toMatch(message);
+  });
+
+  it.each([
+    ['garbage bytes', '/garbage.png'],
+    ['a truncated JPEG', '/truncated.jpg'],
+  ])('names only the URL when the decoder fails on %s; the log keeps its message', async (_, urlPath) => {
+    const url = host.url(urlPath);
+    const warnings: { object: { url?: string; err?: Error }; message: string }[] = [];
+    const logger = { warn: (object: object, message: string) => void warnings.push({ object, message }) };
+    const error = await rehostFailure([url], { logger });
+    expect(error.reason).toBe('decode_failed');
+    expect(error.message).toBe(`image ${url} could not be decoded as an image`);
+    const cause = error.cause as Error;
+    expect(cause.message.length).toBeGreaterThan(0);
+    expect(error.message).not.toContain(cause.message);
+    expect(warnings).toEqual([{ object: { url, err: cause }, message: 'an image could not be decoded' }]);
   });
 
   it('fails on a URL that is not http(s)', async () => {

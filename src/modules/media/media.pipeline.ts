@@ -141,6 +141,16 @@ function downloadError(url: string, error: OutboundError): MediaError {
   });
 }
 
+/**
+ * The decoder's own message (libvips: file names, buffer offsets, library internals) is for the log,
+ * not for the client: the error names the URL only and keeps the decoder's error as its cause.
+ */
+function decodeError(url: string, cause: unknown): MediaError {
+  return new MediaError(url, 'decode_failed', `image ${displayUrl(url)} could not be decoded as an image`, {
+    cause,
+  });
+}
+
 /** Decodes, auto-orients, bounds and re-encodes one image as WebP. */
 export function convertToWebp(
   url: string,
@@ -164,14 +174,7 @@ async function decodeAndEncode(
   try {
     format = (await (await loadSharp())(input, sharpOptions).metadata()).format;
   } catch (error) {
-    throw new MediaError(
-      url,
-      'decode_failed',
-      `image ${source} could not be decoded: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    throw decodeError(url, error);
   }
   if (!format || !DECODABLE_FORMATS.has(format)) {
     throw new MediaError(
@@ -190,14 +193,7 @@ async function decodeAndEncode(
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
   } catch (error) {
-    throw new MediaError(
-      url,
-      'decode_failed',
-      `image ${source} could not be decoded: ${(error as Error).message}`,
-      {
-        cause: error,
-      },
-    );
+    throw decodeError(url, error);
   }
 }
 
@@ -267,6 +263,12 @@ export async function rehostImages(urls: string[], deps: RehostDeps): Promise<Re
   });
 
   if (failed) {
+    if (failure instanceof MediaError && failure.reason === 'decode_failed') {
+      deps.logger?.warn(
+        { url: displayUrl(failure.url), err: failure.cause },
+        'an image could not be decoded',
+      );
+    }
     await deleteAll(storage, created, deps.logger);
     throw failure;
   }

@@ -54,7 +54,9 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, o
           .header('cache-control', MEDIA_CACHE_CONTROL)
           .header('etag', etag)
           .header('last-modified', stat.mtime.toUTCString())
-          .header('x-content-type-options', 'nosniff');
+          .header('x-content-type-options', 'nosniff')
+          // Product images are embedded by storefronts on other origins (headless shops, apps).
+          .header('cross-origin-resource-policy', 'cross-origin');
         const ifNoneMatch = request.headers['if-none-match'];
         if (ifNoneMatch?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)) {
           await handle.close();

@@ -28,6 +28,7 @@ export const mobileRoutes: FastifyPluginAsyncTypebox<{ mobile: MobileService }> 
     {
       schema: {
         tags,
+        operationId: 'registerDevice',
         summary: 'Register this device for push notifications (201 new, 200 already registered)',
         description:
           'Registering a token that is already known moves it to the signed-in customer: a token is never duplicated.',
@@ -65,6 +66,7 @@ export const mobileRoutes: FastifyPluginAsyncTypebox<{ mobile: MobileService }> 
     {
       schema: {
         tags,
+        operationId: 'getNotificationPreferences',
         summary: 'My notification preferences (all true until changed)',
         response: { 200: DataEnvelope(Preferences) },
       },
@@ -77,6 +79,7 @@ export const mobileRoutes: FastifyPluginAsyncTypebox<{ mobile: MobileService }> 
     {
       schema: {
         tags,
+        operationId: 'updateNotificationPreferences',
         summary: 'Change my notification preferences (fields left out keep their value)',
         body: Type.Object(
           {

@@ -115,8 +115,8 @@ export function pushNotificationJobs(options: PushJobsOptions): JobKind<Push, Pu
 
 /** Retention of the push log: sent and failed notifications. */
 export const pushLogRetention = (db: Db, logger: Logger, days = 30): PeriodicTaskOptions =>
-  retentionTask('push_log_retention', { days, logger }, async (before) => ({
-    notifications: await repo.prunePushes(db, before),
+  retentionTask('push_log_retention', { db, days, logger }, async (tx, before) => ({
+    notifications: await repo.prunePushes(tx, before),
   }));
 
 export interface PushWorkerOptions extends PushJobsOptions {

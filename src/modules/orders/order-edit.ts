@@ -110,13 +110,11 @@ export function createOrderEditor(deps: {
       for (const u of input.update_quantity ?? []) {
         const line = byId.get(u.item_id) as repo.LineItemRow;
         changes.push(...stockOf(line, line.quantity - u.new_quantity));
-        await repo.updateLineQuantity(tx, storeId, line.id, u.new_quantity);
       }
       for (const removed of input.remove ?? []) {
         const line = byId.get(removed) as repo.LineItemRow;
         changes.push(...stockOf(line, line.quantity));
       }
-      await repo.deleteLineItems(tx, storeId, input.remove ?? []);
       const position = before.reduce((max, l) => Math.max(max, l.position), -1) + 1;
       const added = (input.add ?? []).map((a, i) => ({
         id: newId(),
@@ -138,8 +136,13 @@ export function createOrderEditor(deps: {
           delta: -a.quantity,
           source: 'edit',
         });
-      await repo.insertLineItems(tx, added);
+      // Lock order (docs/decisions.md): the stock moves before the order's own rows are written
+      // (their analytics trigger takes the last lock of the order).
       await deps.inventory.applyChanges(tx, storeId, changes);
+      for (const u of input.update_quantity ?? [])
+        await repo.updateLineQuantity(tx, storeId, u.item_id, u.new_quantity);
+      await repo.deleteLineItems(tx, storeId, input.remove ?? []);
+      await repo.insertLineItems(tx, added);
 
       const after = await repo.lineItems(tx, storeId, order.id);
       const subtotal = subtotalOf(after);

@@ -27,7 +27,8 @@ export interface DiscountsPort {
     tx: Executor,
     storeId: string,
     applied: AppliedDiscount,
-    who: { customerId: string | null; orderId: string },
+    /** `field`: the request field of the coupon code, named when the coupon is refused (400). */
+    who: { customerId: string | null; orderId: string; field: string },
   ): Promise<unknown>;
 }
 

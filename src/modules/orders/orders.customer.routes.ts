@@ -35,6 +35,7 @@ export const customerOrdersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersSer
     {
       schema: {
         tags,
+        operationId: 'listCustomerOrders',
         summary: 'My orders, newest first',
         querystring: Type.Object(PageQuery),
         response: { 200: ListEnvelope(CustomerOrderSummary) },
@@ -52,6 +53,7 @@ export const customerOrdersRoutes: FastifyPluginAsyncTypebox<{ orders: OrdersSer
     {
       schema: {
         tags,
+        operationId: 'getCustomerOrder',
         summary: 'One of my orders, with its shipments and tracking',
         params: Type.Object({ orderNumber: Type.String({ minLength: 1, maxLength: 20 }) }),
         response: { 200: DataEnvelope(CustomerOrder) },

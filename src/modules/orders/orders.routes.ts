@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { parseMoney } from '../../platform/http/money-input.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import type { StoresService } from '../stores/index.js';
@@ -60,6 +61,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:read' },
       schema: {
         tags: ['Orders'],
+        operationId: 'listOrders',
         summary: 'List orders, newest (highest number) first',
         querystring: OrderListQuery,
         response: { 200: ListEnvelope(OrderSummary) },
@@ -84,12 +86,18 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
   app.post(
     '/orders',
     {
-      config: { scope: 'orders:write', idempotent: true },
+      config: {
+        scope: 'orders:write',
+        idempotent: {
+          render: async (request, id) => ({ data: orderForMerchant(await orders.get(request.ctx, id)) }),
+        },
+      },
       schema: {
         tags: ['Orders'],
+        operationId: 'createOrder',
         summary: 'Create a manual or imported order (stock and discounts as at checkout)',
         body: OrderCreateBody,
-        response: { 201: Data },
+        response: { 201: Data, ...errorResponses(409) },
       },
     },
     async (request, reply) => {
@@ -117,7 +125,13 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
     '/orders/:id',
     {
       config: { scope: 'orders:read' },
-      schema: { tags: ['Orders'], summary: 'Get an order', params: IdParams, response: { 200: Data } },
+      schema: {
+        tags: ['Orders'],
+        operationId: 'getOrder',
+        summary: 'Get an order',
+        params: IdParams,
+        response: { 200: Data },
+      },
     },
     async (request) => ({ data: orderForMerchant(await orders.get(request.ctx, request.params.id)) }),
   );
@@ -128,12 +142,13 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'updateOrder',
         summary: 'Update status, notes or shipping address',
         description:
           'A status change follows the order life cycle: `processing` from pending collects the balance (mark-paid), `completed` fulfils, `cancelled` cancels with restock, `on_hold` pauses and leaving it returns to the paused status. Any other change is 409.',
         params: IdParams,
         body: OrderUpdateBody,
-        response: { 200: Data },
+        response: { 200: Data, ...errorResponses(409) },
       },
     },
     async (request) => ({
@@ -147,12 +162,13 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'editOrderItems',
         summary: 'Change, add or remove line items of an unfulfilled order',
         description:
           'One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount, shipping and tax frozen, and the payment status follows the balance. Fulfilled or cancelled orders: 409.',
         params: IdParams,
         body: EditItemsBody,
-        response: { 200: DataEnvelope(EditItemsResult) },
+        response: { 200: DataEnvelope(EditItemsResult), ...errorResponses(409) },
       },
     },
     async (request) => {
@@ -173,10 +189,11 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'fulfillOrder',
         summary: 'Fulfil a paid order, with optional tracking',
         params: IdParams,
         body: Type.Optional(FulfillBody),
-        response: { 200: Data },
+        response: { 200: Data, ...errorResponses(409) },
       },
     },
     async (request) => ({
@@ -190,10 +207,11 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'cancelOrder',
         summary: 'Cancel an order that is not fulfilled (restocks by default)',
         params: IdParams,
         body: Type.Optional(CancelBody),
-        response: { 200: Data },
+        response: { 200: Data, ...errorResponses(409) },
       },
     },
     async (request) => ({
@@ -207,10 +225,11 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       config: { scope: 'orders:write' },
       schema: {
         tags: ['Orders'],
+        operationId: 'markOrderPaid',
         summary: 'Record a payment: the balance due by default',
         params: IdParams,
         body: Type.Optional(MarkPaidBody),
-        response: { 200: Data },
+        response: { 200: Data, ...errorResponses(409) },
       },
     },
     async (request) => {

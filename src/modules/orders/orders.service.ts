@@ -4,6 +4,7 @@ import { WriteBatch, type Writer } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { type IdempotencyClaim, recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { CustomersService, NewCustomer } from '../customers/index.js';
 import type { InventoryService } from '../inventory/index.js';
@@ -61,6 +62,8 @@ export interface PlaceOrderInput {
    * (e.g. 402). Runs inside the transaction after pricing and before any stock moves.
    */
   settle(total: number, currency: string): Promise<number>;
+  /** The request's Idempotency-Key: the order is recorded under it in the order's transaction. */
+  idempotency?: IdempotencyClaim;
 }
 
 export interface OrderUpdate {
@@ -144,8 +147,10 @@ export function createOrdersService(deps: OrdersDeps) {
    * atomically: the last unit goes to exactly one order), order number, rows, discount use, events.
    */
   async function placeOrder(tx: Executor, storeId: string, input: PlaceOrderInput): Promise<OrderDetails> {
+    // The buyer's row is locked first (by the upsert, or explicitly), before stock, discount and
+    // order counter: the lock order of docs/decisions.md.
     const buyer = input.customer.id
-      ? await customers.findById(tx, storeId, input.customer.id)
+      ? await customers.lockById(tx, storeId, input.customer.id)
       : await customers.findOrCreate(tx, storeId, input.customer);
     if (!buyer) throw notFound('customer');
     const priced = await priceCart(deps, tx, storeId, {
@@ -169,7 +174,12 @@ export function createOrdersService(deps: OrdersDeps) {
       })),
     );
     const orderId = newId();
-    if (discount) await deps.discounts.redeem(tx, storeId, discount, { customerId: buyer.id, orderId });
+    if (discount)
+      await deps.discounts.redeem(tx, storeId, discount, {
+        customerId: buyer.id,
+        orderId,
+        field: input.fields.coupon,
+      });
 
     const now = new Date();
     const paid = amountPaid >= quote.total && quote.total > 0;
@@ -226,6 +236,7 @@ export function createOrdersService(deps: OrdersDeps) {
     await repo.insertLineItems(writes, lineRows);
     await customers.addOrderStats(writes, storeId, buyer.id, { orders: 1, spent: amountPaid });
     await recordOrderCreated(writes, order, lineRows);
+    await recordIdempotentResource(tx, input.idempotency, { type: 'order', id: orderId });
     if (paid) {
       await recordOrderPaid(writes, order, lineRows);
       await notify(writes, order, 'paid');
@@ -246,6 +257,9 @@ export function createOrdersService(deps: OrdersDeps) {
     const paymentStatus = paymentStatusOf(order.total, amountPaid);
     const nowPaid = paymentStatus === 'paid';
     const status: OrderStatus = nowPaid && order.status === 'pending' ? 'processing' : order.status;
+    // The buyer's row before the order's own write (whose analytics trigger takes the last lock).
+    if (order.customer_id && status !== 'cancelled')
+      await customers.addOrderStats(tx, order.store_id, order.customer_id, { orders: 0, spent: amount });
     const updated = await repo.updateOrder(tx, order.store_id, order.id, {
       amount_paid: amountPaid,
       payment_status: paymentStatus,
@@ -253,8 +267,6 @@ export function createOrdersService(deps: OrdersDeps) {
       payment_method: paymentMethod ?? order.payment_method,
       ...(nowPaid ? { paid_at: new Date() } : {}),
     });
-    if (updated.customer_id && updated.status !== 'cancelled')
-      await customers.addOrderStats(tx, order.store_id, updated.customer_id, { orders: 0, spent: amount });
     const lines = await repo.lineItems(tx, order.store_id, order.id);
     await recordOrderUpdated(
       tx,
@@ -324,6 +336,13 @@ export function createOrdersService(deps: OrdersDeps) {
     if (order.status === 'cancelled') throw conflict('the order is already cancelled');
     if (order.fulfillment_status === 'fulfilled') throw conflict('a fulfilled order cannot be cancelled');
     requireTransition(order, 'cancelled');
+    // Lock order (docs/decisions.md): the buyer, then the stock, then the order's own write. Taking
+    // the stock first deadlocked against checkouts of the same buyer, which lock buyer then stock.
+    if (order.customer_id && order.amount_paid > 0)
+      await customers.addOrderStats(tx, order.store_id, order.customer_id, {
+        orders: 0,
+        spent: -order.amount_paid,
+      });
     if (options.restock !== false)
       await restock(tx, order.store_id, await repo.lineItems(tx, order.store_id, order.id));
     const updated = await repo.updateOrder(tx, order.store_id, order.id, {
@@ -333,11 +352,6 @@ export function createOrdersService(deps: OrdersDeps) {
       cancelled_at: new Date(),
       payment_status: order.amount_paid > 0 ? 'refund_due' : order.payment_status,
     });
-    if (order.customer_id && order.amount_paid > 0)
-      await customers.addOrderStats(tx, order.store_id, order.customer_id, {
-        orders: 0,
-        spent: -order.amount_paid,
-      });
     await recordOrderUpdated(
       tx,
       updated,
@@ -389,6 +403,7 @@ export function createOrdersService(deps: OrdersDeps) {
       return inTransaction(db, (tx) =>
         placeOrder(tx, ctx.storeId, {
           ...input,
+          idempotency: ctx.idempotency,
           activeOnly: false,
           fields: { items: 'items', productId: 'product_id', variantId: 'variant_id', coupon: 'coupon_code' },
           settle: async (total) => (input.markPaid ? total : 0),
@@ -404,29 +419,10 @@ export function createOrdersService(deps: OrdersDeps) {
       return inTransaction(db, async (tx) => {
         let order = await lockOrder(tx, ctx.storeId, id);
         const source = sourceOf(ctx);
-        const fields: Partial<repo.OrderRow> = {};
-        if (patch.notes !== undefined) fields.notes = patch.notes;
-        if (patch.shipping_address !== undefined) fields.shipping_address = patch.shipping_address;
-        if (Object.keys(fields).length) {
-          if (order.status === 'cancelled' && patch.shipping_address !== undefined)
-            throw conflict('the address of a cancelled order cannot change');
-          const updated = await repo.updateOrder(tx, ctx.storeId, order.id, {
-            ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
-            ...(fields.shipping_address !== undefined
-              ? { shipping_address: fields.shipping_address ? JSON.stringify(fields.shipping_address) : null }
-              : {}),
-          });
-          await recordOrderUpdated(
-            tx,
-            updated,
-            diff(
-              { notes: order.notes, shippingAddress: order.shipping_address },
-              { notes: updated.notes, shippingAddress: updated.shipping_address },
-            ),
-            source,
-          );
-          order = updated;
-        }
+        if (order.status === 'cancelled' && patch.shipping_address !== undefined)
+          throw conflict('the address of a cancelled order cannot change');
+        // The status action first: it may lock the buyer and the stock, which come before the
+        // order's own writes in the lock order (docs/decisions.md).
         const to = patch.status;
         if (to !== undefined && to !== order.status) {
           requireTransition(order, to);
@@ -444,6 +440,27 @@ export function createOrdersService(deps: OrdersDeps) {
             await recordOrderUpdated(tx, updated, diff({ status: order.status }, { status: to }), source);
             order = updated;
           }
+        }
+        const fields: Partial<repo.OrderRow> = {};
+        if (patch.notes !== undefined) fields.notes = patch.notes;
+        if (patch.shipping_address !== undefined) fields.shipping_address = patch.shipping_address;
+        if (Object.keys(fields).length) {
+          const updated = await repo.updateOrder(tx, ctx.storeId, order.id, {
+            ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
+            ...(fields.shipping_address !== undefined
+              ? { shipping_address: fields.shipping_address ? JSON.stringify(fields.shipping_address) : null }
+              : {}),
+          });
+          await recordOrderUpdated(
+            tx,
+            updated,
+            diff(
+              { notes: order.notes, shippingAddress: order.shipping_address },
+              { notes: updated.notes, shippingAddress: updated.shipping_address },
+            ),
+            source,
+          );
+          order = updated;
         }
         return withDetails(tx, order);
       });

@@ -54,6 +54,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'getStorefrontConfig',
+          security: [],
           summary: 'Store name, logo, colours and currency',
           params: SlugParams,
           response: { 200: DataEnvelope(StorefrontConfig) },
@@ -78,6 +80,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'listStorefrontProducts',
+          security: [],
           summary: 'Active products',
           params: SlugParams,
           querystring: StorefrontProductQuery,
@@ -101,6 +105,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'getStorefrontProduct',
+          security: [],
           summary: 'One active product with its variants and images',
           params: ProductSlugParams,
           response: { 200: DataEnvelope(StorefrontProductPage) },
@@ -117,6 +123,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'listStorefrontCategories',
+          security: [],
           summary: 'Categories with their number of active products',
           params: SlugParams,
           querystring: Type.Object(pageQuery({ defaultLimit: 100 })),
@@ -136,6 +144,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
       {
         schema: {
           tags: ['Storefront'],
+          operationId: 'getAppConfig',
+          security: [],
           summary: 'Mobile app configuration (JSON, `{}` when none)',
           params: SlugParams,
           response: { 200: DataEnvelope(AppConfig) },
@@ -154,6 +164,7 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
         config: { scope: 'mobile:write' },
         schema: {
           tags: ['Storefront'],
+          operationId: 'updateAppConfig',
           summary: 'Save the mobile app configuration',
           params: SlugParams,
           body: AppConfig,

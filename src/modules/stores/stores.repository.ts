@@ -74,6 +74,16 @@ export function findAdminUser(db: Executor, id: string) {
   return db.selectFrom('admin_users').select(['id', 'email']).where('id', '=', id).executeTakeFirst();
 }
 
+/** Compare-and-set: replaces the hash only while it is still `current`. */
+export async function replacePasswordHash(db: Executor, id: string, current: string, replacement: string) {
+  await db
+    .updateTable('admin_users')
+    .set({ password_hash: replacement })
+    .where('id', '=', id)
+    .where('password_hash', '=', current)
+    .execute();
+}
+
 export async function touchAdminLogin(db: Executor, id: string) {
   await db.updateTable('admin_users').set({ last_login_at: new Date() }).where('id', '=', id).execute();
 }

@@ -9,7 +9,7 @@ import { currencyDecimals, isCurrencyCode } from '../../platform/money.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 import * as keys from './api-keys.repository.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import * as stores from './stores.repository.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -17,8 +17,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** A key's last_used_at is written at most this often, so authentication stays read-only. */
 const TOUCH_INTERVAL_MS = 60_000;
 const STORE_CACHE_MS = 5_000;
-/** A valid scrypt hash of a random password: checked when the e-mail is unknown, to keep timing equal. */
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 export type StoreRow = NonNullable<Awaited<ReturnType<typeof stores.findStoreById>>>;
 
@@ -150,12 +148,24 @@ export function createStoresService(db: Db, log?: Logger) {
 
     /**
      * The admin user with this e-mail and password, or undefined. A wrong e-mail costs the same
-     * scrypt as a wrong password, so timing does not reveal which accounts exist.
+     * scrypt as a wrong password, so timing does not reveal which accounts exist. A hash made with
+     * weaker parameters than today's is replaced at a successful sign-in (the only moment the
+     * password is known); a failed one against it also pays for a current hash, so that it is not
+     * the fast answer that marks an existing account.
      */
     async authenticateAdmin(email: string, password: string) {
       const user = await stores.findAdminUserByEmail(db, email);
-      const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-      if (!user || !ok) return undefined;
+      const stored = user?.password_hash ?? DUMMY_HASH;
+      const ok = await verifyPassword(password, stored);
+      const weak = needsRehash(stored);
+      if (!user || !ok) {
+        if (weak) await verifyPassword(password, DUMMY_HASH);
+        return undefined;
+      }
+      if (weak) {
+        // Only if the hash is still the one just checked: a password changed meanwhile wins.
+        await stores.replacePasswordHash(db, user.id, stored, await hashPassword(password));
+      }
       await stores.touchAdminLogin(db, user.id);
       return { id: user.id, email: user.email };
     },

@@ -8,6 +8,7 @@ import {
   PageQuery,
   pageOf,
 } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import {
   DeliveryAttempt,
   DeliveryListQuery,
@@ -33,6 +34,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       config: { scope: 'webhooks:read' },
       schema: {
         tags,
+        operationId: 'listWebhooks',
         summary: 'List webhooks',
         querystring: Type.Object(PageQuery),
         response: { 200: ListEnvelope(Webhook) },
@@ -48,9 +50,18 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.post(
     '/webhooks',
     {
-      config: { scope: 'webhooks:write', idempotent: true },
+      config: {
+        scope: 'webhooks:write',
+        idempotent: {
+          async render(request, id) {
+            const { row, secret } = await webhooks.created(request.ctx, id);
+            return { data: { ...webhookForMerchant(row), secret } };
+          },
+        },
+      },
       schema: {
         tags,
+        operationId: 'createWebhook',
         summary: 'Create a webhook (its signing secret is returned only here)',
         body: WebhookCreateBody,
         response: { 201: DataEnvelope(WebhookWithSecret) },
@@ -66,7 +77,13 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     '/webhooks/:id',
     {
       config: { scope: 'webhooks:read' },
-      schema: { tags, summary: 'Get a webhook', params: IdParams, response: { 200: DataEnvelope(Webhook) } },
+      schema: {
+        tags,
+        operationId: 'getWebhook',
+        summary: 'Get a webhook',
+        params: IdParams,
+        response: { 200: DataEnvelope(Webhook) },
+      },
     },
     async (request) => ({ data: webhookForMerchant(await webhooks.get(request.ctx, request.params.id)) }),
   );
@@ -77,6 +94,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       config: { scope: 'webhooks:write' },
       schema: {
         tags,
+        operationId: 'updateWebhook',
         summary: 'Update a webhook; `active: true` re-enables a disabled one',
         params: IdParams,
         body: WebhookUpdateBody,
@@ -92,7 +110,13 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     '/webhooks/:id',
     {
       config: { scope: 'webhooks:write' },
-      schema: { tags, summary: 'Delete a webhook', params: IdParams, response: { 204: Type.Null() } },
+      schema: {
+        tags,
+        operationId: 'deleteWebhook',
+        summary: 'Delete a webhook',
+        params: IdParams,
+        response: { 204: Type.Null() },
+      },
     },
     async (request, reply) => {
       await webhooks.remove(request.ctx, request.params.id);
@@ -106,6 +130,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       config: { scope: 'webhooks:write' },
       schema: {
         tags,
+        operationId: 'rotateWebhookSecret',
         summary: 'Replace the signing secret (the new one is returned only here)',
         params: IdParams,
         response: { 200: DataEnvelope(WebhookWithSecret) },
@@ -123,6 +148,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       config: { scope: 'webhooks:read' },
       schema: {
         tags,
+        operationId: 'listWebhookDeliveries',
         summary: 'Delivery log: one entry per attempt, newest first',
         params: IdParams,
         querystring: DeliveryListQuery,
@@ -147,6 +173,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       config: { scope: 'webhooks:write' },
       schema: {
         tags,
+        operationId: 'sendTestWebhook',
         summary: 'Send a test delivery of a subscribed event now (sample data, `"test": true`)',
         params: IdParams,
         body: TestBody,
@@ -164,9 +191,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       config: { scope: 'webhooks:write' },
       schema: {
         tags,
+        operationId: 'retryWebhookDelivery',
         summary: 'Send a delivery again now',
         params: DeliveryParams,
-        response: { 200: DataEnvelope(DeliveryAttempt) },
+        response: { 200: DataEnvelope(DeliveryAttempt), ...errorResponses(409) },
       },
     },
     async (request) => ({

@@ -1,8 +1,10 @@
 import type { Static } from 'typebox';
 import type { Db } from '../../platform/db/database.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { SafeFetch } from '../../platform/net/safe-fetch.js';
 import { type AddressGuardOptions, resolveAllowedAddresses } from '../../platform/net/ssrf-guard.js';
@@ -103,18 +105,28 @@ export function createWebhooksService(deps: WebhooksDeps) {
       const url = await checkUrl(input.url, deps.guard);
       const secret = generateSecret();
       const now = new Date();
-      const row = await repo.insertWebhook(db, {
-        id: newId(),
-        store_id: ctx.storeId,
-        url,
-        events: input.events,
-        description: input.description ?? null,
-        active: input.active ?? true,
-        secret_sealed: sealSecret(deps.appSecret, secret),
-        created_at: now,
-        updated_at: now,
+      const row = await inTransaction(db, async (tx) => {
+        const inserted = await repo.insertWebhook(tx, {
+          id: newId(),
+          store_id: ctx.storeId,
+          url,
+          events: input.events,
+          description: input.description ?? null,
+          active: input.active ?? true,
+          secret_sealed: sealSecret(deps.appSecret, secret),
+          created_at: now,
+          updated_at: now,
+        });
+        await recordIdempotentResource(tx, ctx.idempotency, { type: 'webhook', id: inserted.id });
+        return inserted;
       });
       return { row, secret };
+    },
+
+    /** The create answer again (Idempotency-Key replay): the webhook with its current secret. */
+    async created(ctx: RequestContext, id: string) {
+      const row = await load(ctx.storeId, id);
+      return { row, secret: openSecret(deps.appSecret, row.secret_sealed) };
     },
 
     async update(ctx: RequestContext, id: string, input: Static<typeof WebhookUpdateBody>) {

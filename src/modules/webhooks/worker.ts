@@ -215,4 +215,6 @@ export function webhookDeliveryJobs(options: WebhookJobsOptions): JobKind<Delive
 
 /** Retention of the delivery log: attempts, finished deliveries and dispatched events. */
 export const webhookLogRetention = (db: Db, logger: Logger, days = 30): PeriodicTaskOptions =>
-  retentionTask('webhook_log_retention', { days, logger }, (before) => repo.pruneOlderThan(db, before));
+  retentionTask('webhook_log_retention', { db, days, logger }, (tx, before) =>
+    repo.pruneOlderThan(tx, before),
+  );

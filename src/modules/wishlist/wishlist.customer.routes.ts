@@ -23,6 +23,7 @@ export const wishlistRoutes: FastifyPluginAsyncTypebox<{ wishlist: WishlistServi
     {
       schema: {
         tags,
+        operationId: 'listWishlist',
         summary: 'My wishlist: the products (active ones), most recent first',
         response: { 200: DataEnvelope(Type.Array(StorefrontProductSummary)) },
       },
@@ -35,6 +36,7 @@ export const wishlistRoutes: FastifyPluginAsyncTypebox<{ wishlist: WishlistServi
     {
       schema: {
         tags,
+        operationId: 'addToWishlist',
         summary: 'Add a product (idempotent: 201 when added, 200 when it was already there)',
         body: ProductBody,
         response: { 200: DataEnvelope(Wishlisted), 201: DataEnvelope(Wishlisted) },
@@ -53,6 +55,7 @@ export const wishlistRoutes: FastifyPluginAsyncTypebox<{ wishlist: WishlistServi
     {
       schema: {
         tags,
+        operationId: 'toggleWishlistItem',
         summary: 'Toggle a product: added if absent, removed if present',
         body: ProductBody,
         response: { 200: DataEnvelope(Wishlisted) },
@@ -68,6 +71,7 @@ export const wishlistRoutes: FastifyPluginAsyncTypebox<{ wishlist: WishlistServi
     {
       schema: {
         tags,
+        operationId: 'getWishlistItem',
         summary: 'Whether a product is on my wishlist',
         params: ProductParams,
         response: { 200: DataEnvelope(Wishlisted) },
@@ -83,6 +87,7 @@ export const wishlistRoutes: FastifyPluginAsyncTypebox<{ wishlist: WishlistServi
     {
       schema: {
         tags,
+        operationId: 'removeFromWishlist',
         summary: 'Remove a product from my wishlist',
         params: ProductParams,
         response: { 204: Type.Null() },

@@ -24,8 +24,26 @@ export interface EmbeddedCluster {
   port: number;
   /** Whether this process started the cluster (as opposed to attaching to a running one). */
   started: boolean;
+  /**
+   * Watches the postmaster (for long-running processes: `serve`, `worker`). When it dies, the cluster
+   * is started again (crash recovery), by whichever watching process takes DATA_DIR's start lock
+   * first; the others wait for it and follow. `url`, `adminUrl` and `port` then name the restarted
+   * cluster. After the restart attempts are used up, `onGiveUp` is called.
+   */
+  supervise(events: SupervisorEvents): void;
   /** Leaves the cluster; stops it when no other live Emporium process is using it. */
   release(): Promise<void>;
+}
+
+export interface SupervisorEvents {
+  /** The postmaster was found dead; recovery starts. */
+  onLost(pid: number): void;
+  /** A restart attempt failed; the next comes after `retryInMs`. */
+  onRetry(error: Error, attempt: number, retryInMs: number): void;
+  /** The cluster runs again: restarted by this process, or by another one (`byThisProcess` false). */
+  onRecovered(info: { pid: number; port: number; byThisProcess: boolean; ms: number }): void;
+  /** Every attempt failed: the cluster cannot run. */
+  onGiveUp(error: Error): void;
 }
 
 export interface EmbeddedOptions {
@@ -133,6 +151,159 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Alive and not a zombie (a dead child not yet reaped still answers kill(pid, 0)). */
+function isRunning(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (not Linux): kill(pid, 0) is all there is
+  }
+}
+
+/**
+ * Whether `pid` is a live process of the cluster in `pgdata` (its working directory, on Linux), so a
+ * postmaster.pid whose process died and whose pid was reused is not taken for a running cluster.
+ */
+function isClusterProcess(pid: number, pgdata: string): boolean {
+  if (!isRunning(pid)) return false;
+  try {
+    return fs.readlinkSync(`/proc/${pid}/cwd`) === realPath(pgdata);
+  } catch (error) {
+    // No /proc (not Linux), or a process this user may not inspect: trust kill(pid, 0).
+    return (error as NodeJS.ErrnoException).code !== 'ENOENT' || !fs.existsSync('/proc/self');
+  }
+}
+
+function realPath(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+}
+
+/**
+ * The processes working in `pgdata`: PostgreSQL runs the postmaster and every backend with the data
+ * directory as working directory, so this finds the backends a killed postmaster left behind. Linux
+ * only (/proc); elsewhere none are found and a start simply retries until they are gone.
+ */
+function processesIn(pgdata: string): ProcessInfo[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: ProcessInfo[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (fs.readlinkSync(`/proc/${name}/cwd`) !== pgdata) continue;
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] === 'Z') continue;
+      found.push({ pid: Number(name), ppid: Number(fields[1]) });
+    } catch {
+      // gone meanwhile, or another user's
+    }
+  }
+  return found;
+}
+
+/**
+ * Before a start over a postmaster that died: its orphaned backends still hold the old shared memory
+ * (PostgreSQL refuses to start beside them) and exit by themselves once they notice; those that do
+ * not within a few seconds are killed. A stale postmaster.pid is removed (its pid may have been
+ * reused). Runs under the start lock, and never touches a live postmaster or its children.
+ */
+async function clearRemains(pgdata: string, log: (line: string) => void): Promise<void> {
+  const live = readPostmasterPid(pgdata);
+  if (live && isClusterProcess(live.pid, pgdata)) return;
+  const orphans = () => processesIn(realPath(pgdata));
+  const deadline = Date.now() + 3000;
+  let left = orphans();
+  while (left.length > 0 && Date.now() < deadline) {
+    await sleep(100);
+    left = orphans();
+  }
+  if (left.length > 0) {
+    log(
+      `stopping ${left.length} orphaned PostgreSQL process(es) of the dead cluster: ${left.map((p) => p.pid).join(', ')}`,
+    );
+    for (const { pid } of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const killDeadline = Date.now() + 5000;
+    while (orphans().length > 0 && Date.now() < killDeadline) await sleep(50);
+  }
+  fs.rmSync(path.join(pgdata, 'postmaster.pid'), { force: true });
+}
+
+/**
+ * Runs `work` holding DATA_DIR's start lock (a file naming the holder's pid, created exclusively),
+ * so that one Emporium process at a time starts the cluster; a lock whose holder died is taken over.
+ */
+async function withStartLock<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 120_000;
+  while (true) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    let holder = Number.NaN;
+    let age = 0;
+    try {
+      holder = Number(fs.readFileSync(lockFile, 'utf8'));
+      age = Date.now() - fs.statSync(lockFile).mtimeMs;
+    } catch {
+      continue; // released meanwhile
+    }
+    const stale = Number.isInteger(holder) && holder > 0 ? !isAlive(holder) : age > 5000;
+    if (stale) {
+      fs.rmSync(lockFile, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new EmbeddedClusterError(
+        `Another Emporium process (pid ${holder}) has been starting the embedded PostgreSQL for 2 minutes (${lockFile})`,
+      );
+    }
+    await sleep(100);
+  }
+  try {
+    return await work();
+  } finally {
+    fs.rmSync(lockFile, { force: true });
+  }
+}
+
+/** `preferred` when it is free (a restarted cluster keeps its address), else any free port. */
+async function portFor(preferred: number | undefined): Promise<number> {
+  if (preferred !== undefined) {
+    const free = await new Promise<boolean>((resolve) => {
+      const server = net.createServer();
+      server.unref();
+      server.once('error', () => resolve(false));
+      server.listen(preferred, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return preferred;
+  }
+  return freePort();
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -209,8 +380,9 @@ async function startPostmaster(
   bin: Binaries,
   logFile: string,
   settings: Record<string, string>,
+  preferredPort?: number,
 ): Promise<{ pid: number; port: number }> {
-  const port = await freePort();
+  const port = await portFor(preferredPort);
   const flags = Object.entries({
     listen_addresses: '127.0.0.1',
     unix_socket_directories: '',
@@ -286,13 +458,20 @@ async function stopPostmaster(pid: number): Promise<void> {
   while (isAlive(pid) && Date.now() < deadline) await sleep(50);
 }
 
+/** Waits before each further restart attempt of a cluster that died: about 15 s in all, then give up. */
+const RESTART_BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
+/** How often a supervising process looks at the postmaster. */
+const WATCH_INTERVAL_MS = 500;
+
 export async function openEmbeddedCluster(options: EmbeddedOptions): Promise<EmbeddedCluster> {
   const dataDir = path.resolve(options.dataDir);
   const pgdata = path.join(dataDir, 'postgres');
   const clientsDir = path.join(dataDir, 'postgres-clients');
   const logFile = path.join(dataDir, 'postgres.log');
+  const lockFile = path.join(dataDir, 'postgres-start.lock');
   const database = options.database ?? 'emporium';
   const log = options.log ?? (() => {});
+  const settings = options.settings ?? {};
   fs.mkdirSync(clientsDir, { recursive: true });
   const owner = runAs();
   ensureTraversable(dataDir, owner);
@@ -310,7 +489,7 @@ export async function openEmbeddedCluster(options: EmbeddedOptions): Promise<Emb
     const deadline = Date.now() + 60_000;
     while (true) {
       const found = readPostmasterPid(pgdata);
-      if (!found || !isAlive(found.pid)) return undefined;
+      if (!found || !isClusterProcess(found.pid, pgdata)) return undefined;
       if (await canConnect(urlFor(found.port, 'postgres'))) return found;
       if (Date.now() > deadline) {
         throw new EmbeddedClusterError(
@@ -321,26 +500,34 @@ export async function openEmbeddedCluster(options: EmbeddedOptions): Promise<Emb
     }
   };
 
-  let started = false;
-  let info = await running();
-  if (!info) {
-    if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) {
-      log(`initialising the embedded PostgreSQL cluster in ${pgdata}`);
-      await initialise(pgdata, options.password, owner, bin, logFile);
-    }
-    try {
-      info = await startPostmaster(pgdata, owner, bin, logFile, options.settings ?? {});
-      started = true;
-      log(`embedded PostgreSQL started on 127.0.0.1:${info.port}`);
-    } catch (error) {
-      // Another Emporium process may have started it a moment before us.
-      info = await running();
-      if (!info) throw error;
-    }
-  }
-  const { pid, port } = info;
+  /**
+   * The running cluster, started by this process if none runs (under the start lock, so that two
+   * processes never start it together, nor clear the remains of a dead one under a fresh one).
+   */
+  const ensureRunning = (preferredPort?: number) =>
+    withStartLock(lockFile, async () => {
+      const live = await running();
+      if (live) return { ...live, started: false };
+      if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) {
+        log(`initialising the embedded PostgreSQL cluster in ${pgdata}`);
+        await initialise(pgdata, options.password, owner, bin, logFile);
+      }
+      await clearRemains(pgdata, log);
+      const info = await startPostmaster(pgdata, owner, bin, logFile, settings, preferredPort);
+      return { ...info, started: true };
+    });
 
-  const admin = new pg.Client({ connectionString: urlFor(port, 'postgres') });
+  let info = await running();
+  let started = false;
+  if (!info) {
+    const result = await ensureRunning();
+    started = result.started;
+    info = result;
+    if (started) log(`embedded PostgreSQL started on 127.0.0.1:${info.port}`);
+  }
+  let current = { pid: info.pid, port: info.port };
+
+  const admin = new pg.Client({ connectionString: urlFor(current.port, 'postgres') });
   await admin.connect();
   try {
     const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -355,19 +542,78 @@ export async function openEmbeddedCluster(options: EmbeddedOptions): Promise<Emb
     await admin.end();
   }
 
+  // Supervision: a timer looks at the postmaster; a death starts one recovery at a time.
+  let watching: NodeJS.Timeout | undefined;
+  let recovering: Promise<void> | undefined;
   let released = false;
+
+  /** Starts the cluster again (or finds it started by another process); false once it gave up. */
+  const recover = async (events: SupervisorEvents): Promise<boolean> => {
+    const lostAt = Date.now();
+    const dead = current;
+    events.onLost(dead.pid);
+    for (let attempt = 0; !released; attempt++) {
+      try {
+        const result = await ensureRunning(dead.port);
+        current = { pid: result.pid, port: result.port };
+        events.onRecovered({ ...current, byThisProcess: result.started, ms: Date.now() - lostAt });
+        return true;
+      } catch (error) {
+        const delay = RESTART_BACKOFF_MS[attempt];
+        const failure = error instanceof Error ? error : new Error(String(error));
+        if (delay === undefined) {
+          events.onGiveUp(failure);
+          return false;
+        }
+        events.onRetry(failure, attempt + 1, delay);
+        await sleep(delay);
+      }
+    }
+    return false;
+  };
+
+  const watch = (events: SupervisorEvents) => {
+    watching = setTimeout(() => {
+      if (released) return;
+      if (isClusterProcess(current.pid, pgdata)) {
+        watch(events);
+        return;
+      }
+      recovering = recover(events).then((recovered) => {
+        recovering = undefined;
+        if (recovered && !released) watch(events);
+      });
+    }, WATCH_INTERVAL_MS);
+    watching.unref();
+  };
+
   return {
-    url: urlFor(port, database),
-    adminUrl: urlFor(port, 'postgres'),
-    port,
+    get url() {
+      return urlFor(current.port, database);
+    },
+    get adminUrl() {
+      return urlFor(current.port, 'postgres');
+    },
+    get port() {
+      return current.port;
+    },
     started,
+    supervise(events) {
+      if (watching === undefined && !released) watch(events);
+    },
     async release() {
       if (released) return;
       released = true;
+      clearTimeout(watching);
+      await recovering;
       fs.rmSync(path.join(clientsDir, String(process.pid)), { force: true });
       if (liveClients(clientsDir).length === 0) {
-        await stopPostmaster(pid);
-        log('embedded PostgreSQL stopped');
+        // The cluster of this DATA_DIR as it runs now (another process may have restarted it).
+        const live = readPostmasterPid(pgdata);
+        if (live && isClusterProcess(live.pid, pgdata)) {
+          await stopPostmaster(live.pid);
+          log('embedded PostgreSQL stopped');
+        }
       }
     },
   };

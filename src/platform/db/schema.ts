@@ -28,5 +28,8 @@ export interface IdempotencyKeysTable {
   request_hash: string;
   status_code: number | null;
   response_body: string | null;
+  /** What the request created, recorded in its own transaction (platform/idempotency.ts). */
+  resource_type: ColumnType<string | null, string | null | undefined, string | null>;
+  resource_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }

@@ -1,9 +1,48 @@
+import { sql } from 'kysely';
 import type { Db, Tx } from './database.js';
+
+/** SQLSTATEs after which the whole transaction may simply run again: deadlock, serialization failure. */
+const RETRYABLE = new Set(['40P01', '40001']);
+/** Attempts in all; a conflict still there after these answers 503 (toAppError) and the client retries. */
+export const TRANSACTION_ATTEMPTS = 4;
+
+export function isRetryableConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && RETRYABLE.has(code);
+}
+
+/** 10, 20, 40 ms (± 50 %): the transactions that met stop meeting again in lockstep. */
+const backoffMs = (attempt: number) => 10 * 2 ** (attempt - 1) * (0.5 + Math.random());
 
 /**
  * Runs `work` in one transaction. Functions that take an Executor can run on the pool or bound to
  * the transaction passed here, so one service call can span several repositories atomically.
+ *
+ * PostgreSQL ends one side of a deadlock (40P01) or a serialization failure (40001) with an error
+ * and rolls its transaction back; then the whole of `work` runs again, up to TRANSACTION_ATTEMPTS
+ * times. So `work` must have no effect outside the transaction: no network calls, no files, no
+ * in-memory state that a rolled-back attempt would leave behind (NOTIFY is fine: PostgreSQL
+ * delivers it at commit only). Deadlocks should not happen at all (docs/decisions.md, "Lock
+ * order"); this is the safety net for the ones no rule foresaw.
  */
-export function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction().execute(work);
+export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute(work);
+    } catch (error) {
+      if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
+    }
+  }
+}
+
+/**
+ * Runs `work` in one transaction without the pool's statement timeout (DATABASE_STATEMENT_TIMEOUT_MS),
+ * for background jobs that may legitimately take long (pruning a large log), never for requests.
+ */
+export function inLongTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (tx) => {
+    await sql`SET LOCAL statement_timeout = 0`.execute(tx);
+    return work(tx);
+  });
 }

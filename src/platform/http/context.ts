@@ -1,3 +1,4 @@
+import type { IdempotencyClaim } from '../idempotency.js';
 import type { Scope } from './scopes.js';
 
 /** Who is calling, on behalf of which store: set by the auth hooks, passed to every service call. */
@@ -7,6 +8,8 @@ export interface RequestContext {
   /** The `source` of order.updated events this caller causes. */
   source: 'api' | 'admin' | 'system';
   scopes: readonly Scope[];
+  /** The Idempotency-Key this request claimed: a creating service records its resource under it. */
+  idempotency?: IdempotencyClaim;
 }
 
 declare module 'fastify' {

@@ -4,7 +4,14 @@ import { type Static, type TSchema, Type } from 'typebox';
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
-      code: Type.String(),
+      code: Type.String({
+        description:
+          'invalid_request (400), unauthorized (401), payment_declined (402), forbidden (403), not_found (404), ' +
+          'request_timeout (408: the request did not arrive within the time-out; the connection is closed), ' +
+          'conflict or insufficient_stock (409), payload_too_large (413), unsupported_media_type (415), ' +
+          'rate_limited (429), request_header_fields_too_large (431: request line and headers over 16 KiB), ' +
+          'internal_error (500), unavailable (503)',
+      }),
       message: Type.String(),
       details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
     }),

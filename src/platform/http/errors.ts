@@ -33,10 +33,10 @@ export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', 'Rate limit exceeded; retry later', undefined, {
     'retry-after': String(retryAfterSeconds),
   });
-export const unavailable = () =>
-  new AppError(503, 'unavailable', 'The service is temporarily unavailable; retry shortly', undefined, {
-    'retry-after': '5',
-  });
+export const unavailable = (
+  message = 'The service is temporarily unavailable; retry shortly',
+  retryAfterSeconds = 5,
+) => new AppError(503, 'unavailable', message, undefined, { 'retry-after': String(retryAfterSeconds) });
 
 /** Maps a PostgreSQL unique-violation constraint name to the conflict message clients see. */
 const CONSTRAINT_CONFLICTS: Record<string, string> = {
@@ -100,10 +100,20 @@ export function toAppError(error: unknown): AppError {
     }
     case '23503':
       return invalidRequest('a referenced resource does not exist');
+    case '40P01':
+    case '40001':
+      // A deadlock or serialization failure still there after inTransaction's retries: contention,
+      // not a bug, and nothing was written; the same request may simply be sent again.
+      return unavailable('The database was too busy to complete the request; retry shortly', 1);
     case '22P02':
     case '22003':
     case '23514':
       return invalidRequest('a value is out of range or malformed');
+  }
+  // The client's connection closed while its body was being read (it went away, or the request
+  // time-out closed it): node's own error, not the database's ECONNRESET. Nobody reads this answer.
+  if (e?.code === 'ECONNRESET' && e.message === 'aborted' && e.statusCode === 400) {
+    return invalidRequest('The request was aborted before its body arrived');
   }
   if (isDatabaseUnavailable(error)) return unavailable();
   // JSON syntax errors from the parser carry a 400 status and no code on some paths.
@@ -131,6 +141,10 @@ export function replyWithError(error: unknown, request: FastifyRequest, reply: F
     request.log.error({ err: error, code: appError.code }, 'request failed');
   }
   if (appError.headers) reply.headers(appError.headers);
+  // Routing errors and errors of the first hooks come before the security headers' hook has run:
+  // an error body is never sniffed as a page nor kept by a cache, whichever path it took.
+  reply.header('x-content-type-options', 'nosniff');
+  if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   return reply.code(appError.statusCode).type('application/json').send(errorBody(appError));
 }
 

@@ -3,17 +3,34 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { deleteInBatches } from '../db/delete-in-batches.js';
+import type { IdempotencyClaim } from '../idempotency.js';
 import { conflict, invalidRequest } from './errors.js';
+
+/**
+ * A creation route honouring Idempotency-Key. Its service records the created resource under the
+ * claim (`ctx.idempotency`, recordIdempotentResource) in the creating transaction; `render` gives
+ * the 201 body for that resource again, through the route's own serializer and response schema,
+ * when the stored response was lost (a crash or a failed write after the commit).
+ */
+export interface IdempotentRoute {
+  render(request: FastifyRequest, resourceId: string): Promise<unknown>;
+}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route honours Idempotency-Key (creation POSTs). */
-    idempotent?: boolean;
+    idempotent?: IdempotentRoute;
   }
   interface FastifyRequest {
-    idempotency?: { storeId: string; key: string };
+    idempotency?: IdempotencyClaim;
   }
 }
+
+/**
+ * Test-only fault injection: runs after the work committed and before its response is stored, as
+ * a crash at that moment would (tests throw from it). Never set outside tests.
+ */
+export const idempotencyFaults: { beforeStore?: (request: FastifyRequest) => void | Promise<void> } = {};
 
 const TTL_MS = 24 * 3600 * 1000;
 /** A claim still without an answer after this long belongs to a request that died. */
@@ -28,15 +45,24 @@ function fingerprint(request: FastifyRequest): string {
     .digest('hex');
 }
 
+/** The claim goes on the request (for onSend) and on its context (for the creating service). */
+function claim(request: FastifyRequest, claimed: IdempotencyClaim) {
+  request.idempotency = claimed;
+  request.ctx = { ...request.ctx, idempotency: claimed };
+}
+
 /**
  * Stripe-style idempotency for creation POSTs: the first request with a key claims it (a row
  * inserted before the work); its response is stored when it completes; a retry with the same key
- * and body gets that response back (`Idempotent-Replayed: true`) and creates nothing. The same key
+ * and body gets that response back (`Idempotent-Replayed: true`) and creates nothing. The resource
+ * created is also recorded in the creating transaction, so a response lost after the commit is
+ * re-rendered from it rather than the work being done twice. The same key
  * with another body, or while the first is still running, is 409. A 5xx releases the key.
  */
 export function installIdempotency(app: FastifyInstance, db: Db): void {
   app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config.idempotent) return;
+    const route = request.routeOptions.config.idempotent;
+    if (!route) return;
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     const key = Array.isArray(header) ? header[0] : header;
@@ -57,7 +83,7 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
       .returning('key')
       .executeTakeFirst();
     if (claimed) {
-      request.idempotency = { storeId, key };
+      claim(request, { storeId, key });
       return;
     }
     const previous = await db
@@ -70,19 +96,27 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
       throw conflict('this Idempotency-Key was used with a different request');
     }
     if (previous.status_code === null || previous.response_body === null) {
-      // A claim whose request died without an answer (a crash, a lost database write) is released
-      // after a while, so the key does not stay blocked for its whole 24 hours.
+      if (previous.resource_id !== null) {
+        // The work committed (its pointer came with it) but its answer was never stored: the
+        // same resource is answered again, never created twice.
+        reply.header('idempotent-replayed', 'true');
+        return reply.code(201).send(await route.render(request, previous.resource_id));
+      }
+      // A claim without a resource or an answer: its request created nothing (it crashed, or
+      // failed before its commit). It is released after a while, so the key does not stay
+      // blocked for its whole 24 hours, and the request may then run again.
       const reclaimed = await db
         .updateTable('idempotency_keys')
         .set({ created_at: new Date() })
         .where('store_id', '=', storeId)
         .where('key', '=', key)
         .where('status_code', 'is', null)
+        .where('resource_id', 'is', null)
         .where('created_at', '<', new Date(Date.now() - ABANDONED_AFTER_MS))
         .returning('key')
         .executeTakeFirst();
       if (!reclaimed) throw conflict('a request with this Idempotency-Key is still in progress');
-      request.idempotency = { storeId, key };
+      claim(request, { storeId, key });
       return;
     }
     reply.header('idempotent-replayed', 'true');
@@ -97,6 +131,7 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     const claim = request.idempotency;
     if (!claim) return payload;
     request.idempotency = undefined;
+    await idempotencyFaults.beforeStore?.(request);
     // The work is done and its answer must reach the client whatever happens here: a failure to
     // store it is logged, and the claim is then released after ABANDONED_AFTER_MS.
     try {

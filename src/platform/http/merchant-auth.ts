@@ -1,18 +1,25 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createAuthFailureThrottle } from './auth-failures.js';
 import type { RequestContext } from './context.js';
 import { readCookie } from './cookies.js';
+import { errorResponses } from './error-responses.js';
 import { forbidden, rateLimited, unauthorized } from './errors.js';
 import type { RateLimitStore } from './rate-limit.js';
-import { isSameOriginWrite } from './same-origin.js';
+import { isSameOriginWrite, type TrustedOrigins } from './same-origin.js';
 
 /** Resolves a raw `X-API-Key` to its store and scopes, or undefined for an unknown/revoked key. */
 export type ApiKeyResolver = (rawKey: string) => Promise<RequestContext | undefined>;
 
 export interface MerchantAuthOptions {
-  resolveApiKey: ApiKeyResolver;
+  /** Absent: API keys open nothing here, only the dashboard's session does (/api/admin). */
+  resolveApiKey?: ApiKeyResolver;
   rateLimit: { store: RateLimitStore; perMinute: number };
   /** The dashboard's session (cookie `emporium_admin`): every scope of its store. */
-  admin?: { resolveSession: (token: string) => Promise<RequestContext | undefined>; publicOrigin: string };
+  admin?: {
+    resolveSession: (token: string) => Promise<RequestContext | undefined>;
+    /** Where the dashboard's cookie writes may come from (same-origin.ts). */
+    trustedOrigins: TrustedOrigins;
+  };
 }
 
 export const ADMIN_COOKIE = 'emporium_admin';
@@ -24,32 +31,36 @@ const WINDOW_MS = 60_000;
  * session), 403 for a missing scope, and only then the rate limit, counted per key or per admin user.
  */
 export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthOptions): void {
+  const failures = createAuthFailureThrottle(options.rateLimit.store);
   /** Without an API key, the dashboard's cookie; its writes must pass the same-origin check. */
   async function adminContext(request: FastifyRequest): Promise<RequestContext | undefined> {
     const token = options.admin && readCookie(request.headers.cookie, ADMIN_COOKIE);
     if (!token || !options.admin) return undefined;
     const ctx = await options.admin.resolveSession(token);
-    if (ctx && !isSameOriginWrite(request, options.admin.publicOrigin))
+    if (ctx && !isSameOriginWrite(request, options.admin.trustedOrigins, ctx.storeId))
       throw forbidden('Cross-site request refused (CSRF check failed)');
     return ctx;
   }
 
+  // Documented from the options, so the document says exactly what this guard accepts and answers.
+  const security: Record<string, string[]>[] = [
+    ...(options.resolveApiKey ? [{ apiKey: [] }] : []),
+    ...(options.admin ? [{ adminSession: [] }] : []),
+  ];
   app.addHook('onRoute', (route) => {
     const scope = route.config?.scope;
+    const write = [route.method].flat().some((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));
     route.schema = {
       ...route.schema,
-      security: [{ apiKey: [] }],
+      security,
       ...(scope ? { 'x-required-scope': scope } : {}),
       description: [route.schema?.description, scope ? `Requires the \`${scope}\` scope.` : undefined]
         .filter(Boolean)
         .join('\n\n'),
       response: {
+        // 403: a key without the scope; a dashboard write failing the same-origin check.
+        ...errorResponses(401, ...(scope || (write && options.admin) ? [403 as const] : []), 429),
         ...(route.schema?.response as object),
-        400: { $ref: 'ErrorBody#' },
-        401: { $ref: 'ErrorBody#' },
-        403: { $ref: 'ErrorBody#' },
-        404: { $ref: 'ErrorBody#' },
-        429: { $ref: 'ErrorBody#' },
       },
     } as typeof route.schema;
   });
@@ -57,9 +68,10 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const header = request.headers['x-api-key'];
     const raw = Array.isArray(header) ? header[0] : header;
-    const ctx = raw ? await options.resolveApiKey(raw) : await adminContext(request);
-    if (!ctx)
-      throw unauthorized(raw ? 'The API key is invalid or revoked' : 'The X-API-Key header is missing');
+    const ctx = raw ? await options.resolveApiKey?.(raw) : await adminContext(request);
+    // A key that is presented and wrong counts towards the address's failure limit (guessing).
+    if (!ctx && raw) return failures.refuse(request, unauthorized('The API key is invalid or revoked'));
+    if (!ctx) throw unauthorized('The X-API-Key header is missing');
     const scope = request.routeOptions.config.scope;
     if (scope && !ctx.scopes.includes(scope)) {
       throw forbidden(`This API key lacks the ${scope} scope`);

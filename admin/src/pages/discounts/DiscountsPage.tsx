@@ -19,6 +19,7 @@ import { useResource } from '../../components/useResource';
 import { formatDateTime } from '../../lib/format';
 import { formatMoney } from '../../lib/money';
 import { useCurrency } from '../../session';
+import { describeDiscount, fromLocalInput, toLocalInput } from './discount-text';
 
 interface Draft {
   automatic: boolean;
@@ -33,17 +34,6 @@ interface Draft {
   oncePerCustomer: boolean;
   active: boolean;
   categoryIds: string[];
-}
-
-/** ISO → the value of a datetime-local input (local time), and back. */
-function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-function fromLocalInput(value: string): string | null {
-  return value ? new Date(value).toISOString() : null;
 }
 
 function draftOf(d?: Discount): Draft {
@@ -61,12 +51,6 @@ function draftOf(d?: Discount): Draft {
     active: d?.active ?? true,
     categoryIds: d?.category_ids ?? [],
   };
-}
-
-function describe(d: Discount, currency: string): string {
-  if (d.type === 'percentage') return `${d.value}% off`;
-  if (d.type === 'fixed_amount') return `${formatMoney(d.value, currency)} off`;
-  return 'Free shipping';
 }
 
 function DiscountModal({
@@ -367,7 +351,7 @@ export function DiscountsPage() {
                     <div className="hint">{d.title}</div>
                   </td>
                   <td data-label="Discount">
-                    {describe(d, currency)}
+                    {describeDiscount(d, currency)}
                     {d.min_subtotal ? (
                       <div className="hint">from {formatMoney(d.min_subtotal, currency)}</div>
                     ) : null}

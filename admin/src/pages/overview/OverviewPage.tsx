@@ -3,48 +3,12 @@ import { ApiError, api } from '../../api/client';
 import type { Analytics, AnalyticsTotals } from '../../api/types';
 import { Card, Empty, ErrorBanner, Loading, PageHeader } from '../../components/ui';
 import { useResource } from '../../components/useResource';
-import { formatDate, formatPercent, humanise } from '../../lib/format';
+import { formatDate, humanise } from '../../lib/format';
 import { formatMoney } from '../../lib/money';
 import { Link } from '../../lib/router';
 import { useSession } from '../../session';
 import { AreaChart, BarChart, type Point } from './charts';
-
-const RANGES = [
-  { id: '7d', label: 'Last 7 days', days: 7, interval: 'day' },
-  { id: '30d', label: 'Last 30 days', days: 30, interval: 'day' },
-  { id: '90d', label: 'Last 90 days', days: 90, interval: 'week' },
-  { id: '12m', label: 'Last 12 months', days: 365, interval: 'month' },
-] as const;
-
-/** Today in the store's time zone, as YYYY-MM-DD. */
-function isoDay(date: Date, timeZone: string): string {
-  try {
-    return new Intl.DateTimeFormat('en-CA', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).format(date);
-  } catch {
-    return date.toISOString().slice(0, 10);
-  }
-}
-
-function rangeDates(days: number, timeZone: string) {
-  const now = new Date();
-  const to = isoDay(now, timeZone);
-  const start = new Date(`${to}T00:00:00Z`);
-  start.setUTCDate(start.getUTCDate() - (days - 1));
-  return { from: start.toISOString().slice(0, 10), to };
-}
-
-function change(current: number, previous: number): { text: string; tone: 'up' | 'down' | 'flat' } {
-  if (previous === 0)
-    return current === 0 ? { text: 'no change', tone: 'flat' } : { text: 'new', tone: 'up' };
-  const ratio = (current - previous) / previous;
-  if (Math.abs(ratio) < 0.0005) return { text: '0.0%', tone: 'flat' };
-  return { text: formatPercent(ratio), tone: ratio > 0 ? 'up' : 'down' };
-}
+import { periodChange, RANGES, rangeDates } from './period';
 
 function Kpi({
   label,
@@ -59,7 +23,7 @@ function Kpi({
   format: (v: number) => string;
   invert?: boolean;
 }) {
-  const delta = change(current, previous);
+  const delta = periodChange(current, previous);
   const good = delta.tone === 'flat' ? 'flat' : (delta.tone === 'up') !== Boolean(invert) ? 'good' : 'bad';
   return (
     <div className="kpi">

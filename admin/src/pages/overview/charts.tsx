@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { niceTicks, xLabels } from './chart-scale';
 
 export interface Point {
   label: string;
@@ -10,25 +11,6 @@ export interface Point {
 const WIDTH = 520;
 const HEIGHT = 240;
 const PAD = { top: 12, right: 14, bottom: 28, left: 58 };
-
-/** 0, a round step, …: at most `count` ticks covering `max`. */
-function niceTicks(max: number, count = 4): number[] {
-  if (max <= 0) return [0, 1];
-  const rough = max / count;
-  const magnitude = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? rough;
-  const ticks: number[] = [];
-  for (let v = 0; v <= max + step * 0.999; v += step) ticks.push(Number(v.toPrecision(12)));
-  return ticks;
-}
-
-function xLabels(points: Point[]): number[] {
-  if (points.length <= 1) return points.map((_, i) => i);
-  const wanted = Math.min(points.length, 6);
-  const indexes = new Set<number>();
-  for (let i = 0; i < wanted; i++) indexes.add(Math.round((i * (points.length - 1)) / (wanted - 1)));
-  return [...indexes];
-}
 
 interface ChartProps {
   points: Point[];

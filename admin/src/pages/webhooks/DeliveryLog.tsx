@@ -3,15 +3,7 @@ import { api, type ListResult } from '../../api/client';
 import type { DeliveryAttempt, Webhook } from '../../api/types';
 import { Badge, Button, Empty, ErrorBanner, Loading, Notice, Pagination } from '../../components/ui';
 import { useResource } from '../../components/useResource';
-import { formatDateTime } from '../../lib/format';
-
-function prettyJson(text: string): string | undefined {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return undefined;
-  }
-}
+import { formatDateTime, prettyJson } from '../../lib/format';
 
 function Attempt({
   webhook,

@@ -10,6 +10,7 @@ import * as adminSessions from './2026_11_23_0009_admin_sessions.js';
 import * as analytics from './2026_11_23_0010_analytics.js';
 import * as uuidV7 from './2026_11_23_0011_uuid_v7.js';
 import * as expiryIndexes from './2026_11_25_0012_expiry_indexes.js';
+import * as idempotencyResource from './2026_11_25_0013_idempotency_resource.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_0010_analytics': analytics,
   '2026_11_23_0011_uuid_v7': uuidV7,
   '2026_11_25_0012_expiry_indexes': expiryIndexes,
+  '2026_11_25_0013_idempotency_resource': idempotencyResource,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+
+/** The error statuses of the contract a route can answer with, besides 5xx. */
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429;
+
+/** The response description of each status: its code(s) and when (the contract's table). */
+const WHEN: Record<ErrorStatus, string> = {
+  400: '`invalid_request`: the path, query string or body does not validate (`details` names the fields)',
+  401: '`unauthorized`: missing, invalid, revoked or expired credentials',
+  402: '`payment_declined`: the payment was declined; nothing was created',
+  403: '`forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin)',
+  404: '`not_found`: no such resource in this store (or no such store)',
+  409: '`conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request',
+  413: '`payload_too_large`: the body is over 1 MiB',
+  415: '`unsupported_media_type`: the body is not `application/json`',
+  429: '`rate_limited`: over the limit; retry after `Retry-After` seconds',
+};
+
+/** Response schemas of the error envelope (`#/components/schemas/ErrorBody`) for these statuses. */
+export function errorResponses(
+  ...statuses: ErrorStatus[]
+): Record<number, { $ref: string; description: string }> {
+  return Object.fromEntries(
+    statuses.map((status) => [status, { $ref: 'ErrorBody#', description: WHEN[status] }]),
+  );
+}
+
+/** Methods whose requests Fastify reads a body from: they can be refused for its size or type. */
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Documents, on every route, the error answers the platform gives whatever the route does: 400 (a
+ * NUL character or an undecodable URL is refused on any route, and anything declared validates),
+ * 404 when the path names something (an id, a store slug), 409 when the route honours
+ * Idempotency-Key, 413 and 415 when the method carries a body. The auth guards add theirs
+ * (401/403/429); a route declares only what its own rules add (402, 409, …). Responses a route
+ * declares itself are kept as they are.
+ */
+export function installStandardErrorResponses(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.hide) return;
+    const methods = [route.method].flat();
+    const standard = errorResponses(
+      400,
+      ...(/[:*]/.test(route.url) ? [404 as const] : []),
+      ...(route.config?.idempotent ? [409 as const] : []),
+      ...(methods.some((method) => BODY_METHODS.has(method)) ? [413 as const, 415 as const] : []),
+    );
+    route.schema = {
+      ...route.schema,
+      response: { ...standard, ...(route.schema?.response as object) },
+    };
+  });
+}
