@@ -105,6 +105,14 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
   }
 }
 
+/** Waits until every job of `batch` is done. */
+const allDone = (batch: string) =>
+  until(
+    () => rowsOf(batch),
+    (rows) => rows.every((r) => r.status === 'done'),
+    `the jobs of ${batch} to be done`,
+  );
+
 /** A metric's value for one kind (0 when absent); for a histogram, its count. */
 async function metric(registry: Registry, name: string, kind: string) {
   const found = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
@@ -172,11 +180,7 @@ describe('job runner: kinds of job', () => {
     try {
       await sleep(100); // idle, asleep on its poll
       await enqueue('burst', 300);
-      await until(
-        () => rowsOf('burst'),
-        (rows) => rows.every((r) => r.status === 'done'),
-        'the burst to be done',
-      );
+      await allDone('burst');
     } finally {
       await runner.stop();
     }
@@ -209,11 +213,7 @@ describe('job runner: kinds of job', () => {
     const second = runnerWith(kind('second'), registry);
     try {
       await enqueue('shared', 200);
-      await until(
-        () => rowsOf('shared'),
-        (rows) => rows.every((r) => r.status === 'done'),
-        'the shared jobs to be done',
-      );
+      await allDone('shared');
     } finally {
       await Promise.all([first.runner.stop(), second.runner.stop()]);
     }
