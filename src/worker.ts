@@ -3,15 +3,20 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { pruneExpiredAdminSessions } from './modules/admin/index.js';
 import { pruneExpiredLogins } from './modules/customer-accounts/index.js';
-import { createFcmProvider, createLogPushProvider, createPushWorker } from './modules/mobile/index.js';
+import {
+  createFcmProvider,
+  createLogPushProvider,
+  pushLogRetention,
+  pushNotificationJobs,
+} from './modules/mobile/index.js';
 import { createStoresService } from './modules/stores/index.js';
-import { createWebhookWorker } from './modules/webhooks/index.js';
+import { webhookDeliveryJobs, webhookLogRetention } from './modules/webhooks/index.js';
 import type { Db } from './platform/db/database.js';
 import { pruneIdempotencyKeys } from './platform/http/idempotency.js';
+import { createJobRunner } from './platform/jobs.js';
 import { createMailer } from './platform/mail.js';
 import type { Metrics } from './platform/metrics.js';
 import { createSafeFetch } from './platform/net/safe-fetch.js';
-import { startPeriodicTask } from './platform/periodic.js';
 import { appSecretOf } from './platform/secrets-file.js';
 
 /** Expired rows are pruned this often (± 10 %), and once at start. */
@@ -67,26 +72,28 @@ export function startBackgroundWorker(input: {
     production: config.production,
   });
   const stores = createStoresService(input.db, logger);
-  const worker = createWebhookWorker({
-    db: input.db,
-    pool: input.pool,
-    fetch,
-    logger,
-    appSecret: appSecretOf(config),
-    retrySchedule: config.webhookRetrySchedule,
-    timeoutMs: config.webhookTimeoutMs,
-    disableAfterHours: config.webhookDisableAfterHours,
-    onAttempt: (outcome) => input.metrics?.deliveries.inc({ outcome }),
-    async onDisabled(webhook, reason) {
-      const to = await stores.adminEmails(webhook.store_id);
-      if (to.length === 0) return;
-      await mailer.send({
-        to,
-        subject: 'Emporium: a webhook was disabled',
-        text: `Your webhook ${webhook.url} (id ${webhook.id}) was disabled: ${reason}.\n\nNo further events are sent to it until you re-enable it (PATCH /api/v1/webhooks/${webhook.id} with {"active": true}, or in the dashboard). Its delivery log shows what the endpoint answered.`,
-      });
-    },
-  });
+  const runner = createJobRunner({ pool: input.pool, logger, registry: input.metrics?.registry });
+  runner.add(
+    webhookDeliveryJobs({
+      db: input.db,
+      fetch,
+      logger,
+      appSecret: appSecretOf(config),
+      retrySchedule: config.webhookRetrySchedule,
+      timeoutMs: config.webhookTimeoutMs,
+      disableAfterHours: config.webhookDisableAfterHours,
+      onAttempt: (outcome) => input.metrics?.deliveries.inc({ outcome }),
+      async onDisabled(webhook, reason) {
+        const to = await stores.adminEmails(webhook.store_id);
+        if (to.length === 0) return;
+        await mailer.send({
+          to,
+          subject: 'Emporium: a webhook was disabled',
+          text: `Your webhook ${webhook.url} (id ${webhook.id}) was disabled: ${reason}.\n\nNo further events are sent to it until you re-enable it (PATCH /api/v1/webhooks/${webhook.id} with {"active": true}, or in the dashboard). Its delivery log shows what the endpoint answered.`,
+        });
+      },
+    }),
+  );
   // Push notifications: FCM HTTP v1 when FCM_SERVICE_ACCOUNT is set, else written to the log.
   const fcm = config.fcm;
   const pushProvider = fcm
@@ -97,11 +104,12 @@ export function startBackgroundWorker(input: {
         fetch: createSafeFetch({ allowPrivateUrls: config.allowPrivateUrls, userAgent: 'Emporium-Push/1' }),
       })
     : createLogPushProvider(logger);
-  const pushWorker = createPushWorker({ db: input.db, pool: input.pool, provider: pushProvider, logger });
-  const pruning = startPeriodicTask({
-    name: 'pruning expired rows',
+  runner.add(pushNotificationJobs({ db: input.db, provider: pushProvider, logger }));
+  runner.every(webhookLogRetention(input.db, logger));
+  runner.every(pushLogRetention(input.db, logger));
+  runner.every({
+    name: 'expired_rows_prune',
     everyMs: input.prune?.everyMs ?? PRUNE_EVERY_MS,
-    logger,
     async run(signal) {
       const pruned = await pruneExpiredRows(input.db, { batchSize: input.prune?.batchSize, signal });
       const deleted = Object.fromEntries(
@@ -112,12 +120,11 @@ export function startBackgroundWorker(input: {
       if (Object.keys(deleted).length > 0) logger.info({ deleted }, 'expired rows pruned');
     },
   });
-  worker.start();
-  pushWorker.start();
+  runner.start();
   logger.info(`background worker started (webhook deliveries, push notifications via ${pushProvider.name})`);
   return {
     async stop() {
-      await Promise.all([worker.stop(), pushWorker.stop(), pruning.stop()]);
+      await runner.stop();
       await pushProvider.close?.();
       await fetch.close();
       await mailer.close();

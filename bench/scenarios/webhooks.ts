@@ -33,7 +33,7 @@ import { metric, type Scenario } from '../lib/scenario.js';
  * bodies to the same receiver with the worker's concurrency and connection pool.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** createWebhookWorker's default `concurrency` and createSafeFetch's connections per origin. */
+/** webhookDeliveryJobs' default `concurrency` and createSafeFetch's connections per origin. */
 const WORKER_CONCURRENCY = 64;
 const WORKER_CONNECTIONS = 16;
 /** Delivered before the timed runs, untimed. */

@@ -4,8 +4,8 @@ import type { Logger } from 'pino';
 export interface WakeupOptions {
   /** The pool to take the LISTEN connection from; without one the loop polls (and can be poked). */
   pool?: pg.Pool;
-  /** The NOTIFY channel that announces work. */
-  channel: string;
+  /** The NOTIFY channel that announces work; without one the loop polls (and can be poked). */
+  channel?: string;
   /** Names the loop in log lines ("push worker LISTEN connection lost…"). */
   name: string;
   logger: Logger;
@@ -60,6 +60,11 @@ export function createWakeup(options: WakeupOptions) {
       return timedOut;
     },
 
+    /** Whether a poke (or notification) came since the last sleep: the next sleep returns at once. */
+    get pending(): boolean {
+      return poked;
+    },
+
     /** Whether LISTEN runs (else the loop depends on its polls and pokes). */
     get listening(): boolean {
       return listener !== undefined;
@@ -67,7 +72,7 @@ export function createWakeup(options: WakeupOptions) {
 
     /** Starts LISTEN unless it runs (again after a lost connection); failures are logged, not thrown. */
     async listen(): Promise<void> {
-      if (listener || !options.pool) return;
+      if (listener || !options.pool || !options.channel) return;
       let client: pg.PoolClient | undefined;
       try {
         client = await options.pool.connect();

@@ -16,4 +16,10 @@ export {
   type PushProvider,
   type PushResult,
 } from './push-providers.js';
-export { createPushWorker, PUSH_RETRY_SCHEDULE, type PushWorker } from './push-worker.js';
+export {
+  createPushWorker,
+  PUSH_RETRY_SCHEDULE,
+  type PushWorker,
+  pushLogRetention,
+  pushNotificationJobs,
+} from './push-worker.js';

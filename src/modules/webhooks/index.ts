@@ -2,7 +2,7 @@ export { WEBHOOK_EVENTS } from './events.js';
 export { bodySignature, standardSignature } from './signing.js';
 export { webhooksRoutes } from './webhooks.routes.js';
 export { createWebhooksService, type WebhooksService } from './webhooks.service.js';
-export { createWebhookWorker, type WebhookWorker } from './worker.js';
+export { type WebhookJobsOptions, webhookDeliveryJobs, webhookLogRetention } from './worker.js';
 
 import type { Db } from '../../platform/db/database.js';
 import { pendingDeliveriesCount } from './webhooks.repository.js';
