@@ -29,7 +29,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
  * server owns and the workers attach to; postgres mode: a fresh database through DATABASE_URL.
  */
 const mode = inject('databaseMode');
-/** The worker's default number of deliveries in flight (createWebhookWorker's `concurrency`). */
+/** The worker's default number of deliveries in flight (webhookDeliveryJobs's `concurrency`). */
 const CONCURRENCY = 64;
 const WORKER_STARTED = 'background worker started';
 
