@@ -49,7 +49,7 @@ import {
   ordersRoutes,
 } from './modules/orders/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
-import { createStoresService, type StoresService } from './modules/stores/index.js';
+import { createStoresService, type StoresService, storesRoutes } from './modules/stores/index.js';
 import {
   createWebhooksService,
   pendingDeliveries,
@@ -289,7 +289,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     { prefix: '/api/v1' },
   );
   const secureCookies = config.publicUrl.startsWith('https:');
-  await server.register(adminRoutes, { prefix: '/api/admin', admin, stores, merchantAuth, secureCookies });
+  await server.register(adminRoutes, {
+    prefix: '/api/admin',
+    admin,
+    merchantAuth,
+    secureCookies,
+    signedInRoutes: async (signedIn) => {
+      await signedIn.register(storesRoutes, { stores });
+    },
+  });
   await server.register(adminDashboardRoutes);
   await server.register(customerAuthRoutes, {
     prefix: '/api/storefront',

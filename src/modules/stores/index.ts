@@ -1,4 +1,5 @@
 export { hashPassword, verifyPassword } from './passwords.js';
+export { storesRoutes } from './stores.routes.js';
 export {
   createStoresService,
   parseScopes,

@@ -1,0 +1,53 @@
+import type { Db, Executor } from '../../platform/db/database.js';
+import { isUuid } from '../../platform/ids.js';
+import * as repo from './products.repository.js';
+
+export interface OrderableVariant {
+  id: string;
+  title: string;
+  price: number;
+  sku: string | null;
+}
+
+export interface OrderableProduct {
+  id: string;
+  name: string;
+  status: string;
+  price: number;
+  sku: string | null;
+  categoryIds: string[];
+  variants: Map<string, OrderableVariant>;
+}
+
+/** What other modules ask of the catalogue: the facts orders are priced from, which products exist. */
+export function createProductLookups(db: Db) {
+  /**
+   * The catalogue facts an order line is priced from, for the ids given (unknown ids are simply
+   * absent). Runs on the caller's executor, so checkout reads them inside its transaction.
+   */
+  async function lookupForOrder(tx: Executor, storeId: string, productIds: string[]) {
+    const ids = [...new Set(productIds.filter(isUuid))];
+    const found = await repo.findForOrder(tx, storeId, ids);
+    const products = new Map<string, OrderableProduct>(
+      found.map(({ variants, category_ids, ...p }) => [
+        p.id,
+        { ...p, categoryIds: category_ids, variants: new Map(variants.map((v) => [v.id, v])) },
+      ]),
+    );
+    return products;
+  }
+
+  return {
+    /** Which of these ids name products of the store (any status). */
+    async existingIds(storeId: string, ids: string[]) {
+      return new Set((await lookupForOrder(db, storeId, ids)).keys());
+    },
+
+    /** Whether the store has this product (any status): wishlists accept only real products. */
+    async exists(storeId: string, productId: string) {
+      return isUuid(productId) && (await repo.findProduct(db, storeId, productId)) !== undefined;
+    },
+
+    lookupForOrder,
+  };
+}

@@ -1,0 +1,162 @@
+import type { Executor } from '../../platform/db/database.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { WriteBatch } from '../../platform/db/write-batch.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { notFound } from '../../platform/http/errors.js';
+import { type IdempotencyClaim, recordIdempotentResource } from '../../platform/idempotency.js';
+import { newId } from '../../platform/ids.js';
+import type { NewCustomer } from '../customers/index.js';
+import { recordOrderCreated, recordOrderPaid } from './order-events.js';
+import { type CartItem, type FieldNames, priceCart } from './order-pricing.js';
+import * as repo from './orders.repository.js';
+import type { OrderDetails } from './orders.serializers.js';
+import { notify, type OrdersDeps } from './orders.shared.js';
+import type { Address } from './orders.tables.js';
+import { paymentStatusOf } from './totals.js';
+
+export interface PlaceOrderInput {
+  customer: NewCustomer & { id?: string };
+  items: CartItem[];
+  couponCode?: string | null;
+  shippingAddress?: Address | null;
+  notes?: string | null;
+  paymentMethod: string | null;
+  /** Shoppers may only buy active products; merchants may also order drafts. */
+  activeOnly: boolean;
+  fields: FieldNames;
+  /**
+   * Takes the payment for `total` (minor units) and returns the amount paid; throws to refuse
+   * (e.g. 402). Runs inside the transaction after pricing and before any stock moves.
+   */
+  settle(total: number, currency: string): Promise<number>;
+  /** The request's Idempotency-Key: the order is recorded under it in the order's transaction. */
+  idempotency?: IdempotencyClaim;
+}
+
+/** Placing orders: checkout's path (placeOrder, in its transaction) and the merchant's POST /orders. */
+export function createOrderPlacing(deps: OrdersDeps) {
+  const { db, customers, inventory } = deps;
+
+  /**
+   * Places an order in the caller's transaction: buyer, prices, discount, payment, stock (taken
+   * atomically: the last unit goes to exactly one order), order number, rows, discount use, events.
+   */
+  async function placeOrder(tx: Executor, storeId: string, input: PlaceOrderInput): Promise<OrderDetails> {
+    // The buyer's row is locked first (by the upsert, or explicitly), before stock, discount and
+    // order counter: the lock order of docs/decisions.md.
+    const buyer = input.customer.id
+      ? await customers.lockById(tx, storeId, input.customer.id)
+      : await customers.findOrCreate(tx, storeId, input.customer);
+    if (!buyer) throw notFound('customer');
+    const priced = await priceCart(deps, tx, storeId, {
+      items: input.items,
+      couponCode: input.couponCode,
+      customerId: buyer.id,
+      activeOnly: input.activeOnly,
+      fields: input.fields,
+    });
+    const { quote, store, lines, discount } = priced;
+    const amountPaid = await input.settle(quote.total, store.currency);
+
+    await inventory.applyChanges(
+      tx,
+      storeId,
+      lines.map((line) => ({
+        productId: line.productId,
+        variantId: line.variantId,
+        delta: -line.quantity,
+        source: 'order' as const,
+      })),
+    );
+    const orderId = newId();
+    if (discount)
+      await deps.discounts.redeem(tx, storeId, discount, {
+        customerId: buyer.id,
+        orderId,
+        field: input.fields.coupon,
+      });
+
+    const now = new Date();
+    const paid = amountPaid >= quote.total && quote.total > 0;
+    const order: repo.OrderRow = {
+      id: orderId,
+      store_id: storeId,
+      order_number: await repo.takeOrderNumber(tx, storeId),
+      status: paid ? 'processing' : 'pending',
+      status_before_hold: null,
+      payment_status: paymentStatusOf(quote.total, amountPaid),
+      fulfillment_status: 'unfulfilled',
+      currency: store.currency,
+      subtotal: quote.subtotal,
+      discount_amount: quote.discount,
+      shipping_amount: quote.shipping,
+      tax_amount: quote.tax,
+      total: quote.total,
+      amount_paid: amountPaid,
+      coupon_code: discount?.code ?? null,
+      discount_id: discount?.discountId ?? null,
+      payment_method: input.paymentMethod,
+      customer_id: buyer.id,
+      customer_email: buyer.email,
+      customer_first_name: input.customer.first_name ?? buyer.first_name,
+      customer_last_name: input.customer.last_name ?? buyer.last_name,
+      shipping_address: input.shippingAddress ?? null,
+      notes: input.notes ?? null,
+      cancel_reason: null,
+      cancelled_at: null,
+      paid_at: paid ? now : null,
+      fulfilled_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    // The order, its lines, the buyer's totals, the events and the buyer's pushes: one statement.
+    const writes = new WriteBatch(tx);
+    await repo.insertOrder(writes, {
+      ...order,
+      shipping_address: order.shipping_address ? JSON.stringify(order.shipping_address) : null,
+    });
+    const lineRows: repo.LineItemRow[] = lines.map((line, position) => ({
+      id: newId(),
+      store_id: storeId,
+      order_id: orderId,
+      product_id: line.productId,
+      variant_id: line.variantId,
+      name: line.name,
+      variant_title: line.variantTitle,
+      sku: line.sku,
+      quantity: line.quantity,
+      price: line.price,
+      position,
+    }));
+    await repo.insertLineItems(writes, lineRows);
+    await customers.addOrderStats(writes, storeId, buyer.id, { orders: 1, spent: amountPaid });
+    await recordOrderCreated(writes, order, lineRows);
+    await recordIdempotentResource(tx, input.idempotency, { type: 'order', id: orderId });
+    if (paid) {
+      await recordOrderPaid(writes, order, lineRows);
+      await notify(deps, writes, order, 'paid');
+    }
+    await writes.run();
+    return { order, lines: lineRows, fulfillments: [] };
+  }
+
+  return {
+    placeOrder,
+
+    /** POST /orders: a manual or imported order, under the same stock and discount rules as checkout. */
+    create(
+      ctx: RequestContext,
+      input: Omit<PlaceOrderInput, 'settle' | 'activeOnly' | 'fields'> & { markPaid?: boolean },
+    ) {
+      return inTransaction(db, (tx) =>
+        placeOrder(tx, ctx.storeId, {
+          ...input,
+          idempotency: ctx.idempotency,
+          activeOnly: false,
+          fields: { items: 'items', productId: 'product_id', variantId: 'variant_id', coupon: 'coupon_code' },
+          settle: async (total) => (input.markPaid ? total : 0),
+        }),
+      );
+    },
+  };
+}

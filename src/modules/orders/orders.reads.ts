@@ -1,0 +1,34 @@
+import type { Db } from '../../platform/db/database.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
+import { notFound } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
+import * as repo from './orders.repository.js';
+import { details } from './orders.shared.js';
+
+/** Reading orders: the merchant's list and order, a customer's own orders. */
+export function createOrderReads(db: Db) {
+  return {
+    async list(ctx: RequestContext, page: PageRequest, filter: repo.OrderFilter) {
+      if (filter.customerId && !isUuid(filter.customerId)) return { rows: [], total: 0 };
+      return repo.listOrders(db, ctx.storeId, filter, { offset: offsetOf(page), limit: page.limit });
+    },
+
+    async get(ctx: RequestContext, id: string) {
+      const order = isUuid(id) ? await repo.findOrder(db, ctx.storeId, id) : undefined;
+      if (!order) throw notFound('order');
+      return details(db, order);
+    },
+
+    /** A customer's own order by its number; another customer's is not found. */
+    async getForCustomer(storeId: string, customerId: string, orderNumber: number) {
+      const order = await repo.findOrderByNumber(db, storeId, orderNumber, customerId);
+      if (!order) throw notFound('order');
+      return details(db, order);
+    },
+
+    async listForCustomer(storeId: string, customerId: string, page: PageRequest) {
+      return repo.listOrders(db, storeId, { customerId }, { offset: offsetOf(page), limit: page.limit });
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { Db, Executor } from '../../platform/db/database.js';
+import type { Writer } from '../../platform/db/write-batch.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { conflict, notFound } from '../../platform/http/errors.js';
+import { isUuid } from '../../platform/ids.js';
+import type { CustomersService } from '../customers/index.js';
+import type { InventoryService } from '../inventory/index.js';
+import type { OrderChangeSource } from './order-events.js';
+import type { PricingDeps } from './order-pricing.js';
+import { canTransition } from './order-state.js';
+import * as repo from './orders.repository.js';
+import type { OrderDetails } from './orders.serializers.js';
+import type { OrderStatus } from './orders.tables.js';
+
+/**
+ * What the parts of the orders service (placing, state changes, reads) share: their dependencies
+ * and the steps each of them takes the same way — the order's lock (first in the lock order of
+ * docs/decisions.md), its details, the transition check and the buyer's push.
+ */
+
+/** Tells the buyer's devices (push) about a paid, fulfilled or cancelled order, in the order's transaction. */
+export type BuyerNotifier = (
+  tx: Writer,
+  input: {
+    storeId: string;
+    customerId: string;
+    kind: 'paid' | 'fulfilled' | 'cancelled';
+    orderNumber: string;
+    tracking?: {
+      carrier?: string | null;
+      trackingNumber?: string | null;
+      trackingUrl?: string | null;
+    } | null;
+  },
+) => Promise<unknown>;
+
+export interface OrdersDeps extends PricingDeps {
+  db: Db;
+  customers: CustomersService;
+  inventory: InventoryService;
+  notifyBuyer?: BuyerNotifier;
+}
+
+export type Tracking = {
+  carrier?: string | null;
+  tracking_number?: string | null;
+  tracking_url?: string | null;
+};
+
+export const sourceOf = (ctx: RequestContext): OrderChangeSource => ctx.source;
+
+export async function notify(
+  deps: Pick<OrdersDeps, 'notifyBuyer'>,
+  tx: Writer,
+  order: repo.OrderRow,
+  kind: 'paid' | 'fulfilled' | 'cancelled',
+  tracking?: Tracking,
+) {
+  if (!deps.notifyBuyer || !order.customer_id) return;
+  await deps.notifyBuyer(tx, {
+    storeId: order.store_id,
+    customerId: order.customer_id,
+    kind,
+    orderNumber: String(order.order_number),
+    tracking: tracking && {
+      carrier: tracking.carrier,
+      trackingNumber: tracking.tracking_number,
+      trackingUrl: tracking.tracking_url,
+    },
+  });
+}
+
+export async function details(tx: Executor, order: repo.OrderRow): Promise<OrderDetails> {
+  const [lines, fulfillments] = await Promise.all([
+    repo.lineItems(tx, order.store_id, order.id),
+    repo.fulfillments(tx, order.store_id, order.id),
+  ]);
+  return { order, lines, fulfillments };
+}
+
+export async function lockOrder(tx: Executor, storeId: string, id: string) {
+  const order = isUuid(id) ? await repo.findOrder(tx, storeId, id, { lock: true }) : undefined;
+  if (!order) throw notFound('order');
+  return order;
+}
+
+export function requireTransition(order: repo.OrderRow, to: OrderStatus) {
+  if (!canTransition(order.status, to, order.status_before_hold)) {
+    throw conflict(`an order that is ${order.status} cannot become ${to}`);
+  }
+}

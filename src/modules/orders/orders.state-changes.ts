@@ -1,0 +1,274 @@
+import type { Executor } from '../../platform/db/database.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import type { RequestContext } from '../../platform/http/context.js';
+import { conflict, invalidRequest } from '../../platform/http/errors.js';
+import { newId } from '../../platform/ids.js';
+import {
+  amountOf,
+  diff,
+  type OrderChangeSource,
+  recordOrderCancelled,
+  recordOrderPaid,
+  recordOrderUpdated,
+} from './order-events.js';
+import * as repo from './orders.repository.js';
+import {
+  details,
+  lockOrder,
+  notify,
+  type OrdersDeps,
+  requireTransition,
+  sourceOf,
+  type Tracking,
+} from './orders.shared.js';
+import type { Address, OrderStatus } from './orders.tables.js';
+import { paymentStatusOf } from './totals.js';
+
+export interface OrderUpdate {
+  status?: OrderStatus;
+  notes?: string | null;
+  shipping_address?: Address | null;
+}
+
+/**
+ * The merchant's state changes: mark-paid, fulfil, cancel and PATCH (status, on hold, notes,
+ * address). Each runs in one transaction that locks the order first (lockOrder), then takes the
+ * other locks in the order of docs/decisions.md.
+ */
+export function createOrderStateChanges(deps: OrdersDeps) {
+  const { db, customers, inventory } = deps;
+
+  /** The order's line items go back to stock (cancel with restock). Deleted products are skipped. */
+  async function restock(tx: Executor, storeId: string, lines: repo.LineItemRow[]) {
+    const live = await deps.products.lookupForOrder(
+      tx,
+      storeId,
+      lines.flatMap((l) => (l.product_id ? [l.product_id] : [])),
+    );
+    const changes = lines.flatMap((line) => {
+      const product = line.product_id ? live.get(line.product_id) : undefined;
+      if (!product) return [];
+      const variantId = line.variant_id && product.variants.has(line.variant_id) ? line.variant_id : null;
+      if (line.variant_id && !variantId) return [];
+      return [
+        {
+          productId: product.id,
+          variantId,
+          delta: line.quantity,
+          source: 'cancel' as const,
+          reason: 'order cancelled',
+        },
+      ];
+    });
+    await inventory.applyChanges(tx, storeId, changes);
+  }
+
+  /** Takes a payment on the order (locked by the caller); the order is paid when nothing is owed. */
+  async function collect(
+    tx: Executor,
+    order: repo.OrderRow,
+    amount: number,
+    paymentMethod: string | null,
+    source: OrderChangeSource,
+  ) {
+    const amountPaid = order.amount_paid + amount;
+    const paymentStatus = paymentStatusOf(order.total, amountPaid);
+    const nowPaid = paymentStatus === 'paid';
+    const status: OrderStatus = nowPaid && order.status === 'pending' ? 'processing' : order.status;
+    // The buyer's row before the order's own write (whose analytics trigger takes the last lock).
+    if (order.customer_id && status !== 'cancelled')
+      await customers.addOrderStats(tx, order.store_id, order.customer_id, { orders: 0, spent: amount });
+    const updated = await repo.updateOrder(tx, order.store_id, order.id, {
+      amount_paid: amountPaid,
+      payment_status: paymentStatus,
+      status,
+      payment_method: paymentMethod ?? order.payment_method,
+      ...(nowPaid ? { paid_at: new Date() } : {}),
+    });
+    const lines = await repo.lineItems(tx, order.store_id, order.id);
+    await recordOrderUpdated(
+      tx,
+      updated,
+      diff(
+        {
+          status: order.status,
+          paymentStatus: order.payment_status,
+          amountPaid: amountOf(order, order.amount_paid),
+        },
+        {
+          status: updated.status,
+          paymentStatus: updated.payment_status,
+          amountPaid: amountOf(updated, updated.amount_paid),
+        },
+      ),
+      source,
+    );
+    if (nowPaid) {
+      await recordOrderPaid(tx, updated, lines);
+      await notify(deps, tx, updated, 'paid');
+    }
+    return updated;
+  }
+
+  async function fulfillLocked(
+    tx: Executor,
+    order: repo.OrderRow,
+    tracking: Tracking,
+    source: OrderChangeSource,
+  ) {
+    if (order.fulfillment_status === 'fulfilled') throw conflict('the order is already fulfilled');
+    requireTransition(order, 'completed');
+    await repo.insertFulfillment(tx, {
+      id: newId(),
+      store_id: order.store_id,
+      order_id: order.id,
+      carrier: tracking.carrier ?? null,
+      tracking_number: tracking.tracking_number ?? null,
+      tracking_url: tracking.tracking_url ?? null,
+      created_at: new Date(),
+    });
+    const updated = await repo.updateOrder(tx, order.store_id, order.id, {
+      status: 'completed',
+      fulfillment_status: 'fulfilled',
+      fulfilled_at: new Date(),
+    });
+    await recordOrderUpdated(
+      tx,
+      updated,
+      diff(
+        { status: order.status, fulfillmentStatus: order.fulfillment_status },
+        { status: updated.status, fulfillmentStatus: updated.fulfillment_status },
+      ),
+      source,
+    );
+    await notify(deps, tx, updated, 'fulfilled', tracking);
+    return updated;
+  }
+
+  async function cancelLocked(
+    tx: Executor,
+    order: repo.OrderRow,
+    options: { reason?: string | null; restock?: boolean },
+    source: OrderChangeSource,
+  ) {
+    if (order.status === 'cancelled') throw conflict('the order is already cancelled');
+    if (order.fulfillment_status === 'fulfilled') throw conflict('a fulfilled order cannot be cancelled');
+    requireTransition(order, 'cancelled');
+    // Lock order (docs/decisions.md): the buyer, then the stock, then the order's own write. Taking
+    // the stock first deadlocked against checkouts of the same buyer, which lock buyer then stock.
+    if (order.customer_id && order.amount_paid > 0)
+      await customers.addOrderStats(tx, order.store_id, order.customer_id, {
+        orders: 0,
+        spent: -order.amount_paid,
+      });
+    if (options.restock !== false)
+      await restock(tx, order.store_id, await repo.lineItems(tx, order.store_id, order.id));
+    const updated = await repo.updateOrder(tx, order.store_id, order.id, {
+      status: 'cancelled',
+      status_before_hold: null,
+      cancel_reason: options.reason ?? null,
+      cancelled_at: new Date(),
+      payment_status: order.amount_paid > 0 ? 'refund_due' : order.payment_status,
+    });
+    await recordOrderUpdated(
+      tx,
+      updated,
+      diff(
+        { status: order.status, paymentStatus: order.payment_status },
+        { status: updated.status, paymentStatus: updated.payment_status },
+      ),
+      source,
+    );
+    await recordOrderCancelled(tx, updated);
+    await notify(deps, tx, updated, 'cancelled');
+    return updated;
+  }
+
+  return {
+    /**
+     * PATCH: notes and address, and status through the same rules as the actions: processing is
+     * mark-paid (full balance), completed is fulfil, cancelled is cancel (with restock).
+     */
+    update(ctx: RequestContext, id: string, patch: OrderUpdate) {
+      return inTransaction(db, async (tx) => {
+        let order = await lockOrder(tx, ctx.storeId, id);
+        const source = sourceOf(ctx);
+        if (order.status === 'cancelled' && patch.shipping_address !== undefined)
+          throw conflict('the address of a cancelled order cannot change');
+        // The status action first: it may lock the buyer and the stock, which come before the
+        // order's own writes in the lock order (docs/decisions.md).
+        const to = patch.status;
+        if (to !== undefined && to !== order.status) {
+          requireTransition(order, to);
+          if (to === 'cancelled') order = await cancelLocked(tx, order, {}, source);
+          else if (to === 'completed') order = await fulfillLocked(tx, order, {}, source);
+          else if (to === 'processing' && order.status === 'pending') {
+            const balance = order.total - order.amount_paid;
+            if (balance <= 0) throw conflict('the order has no balance to collect');
+            order = await collect(tx, order, balance, null, source);
+          } else {
+            const updated = await repo.updateOrder(tx, ctx.storeId, order.id, {
+              status: to,
+              status_before_hold: to === 'on_hold' ? order.status : null,
+            });
+            await recordOrderUpdated(tx, updated, diff({ status: order.status }, { status: to }), source);
+            order = updated;
+          }
+        }
+        const fields: Partial<repo.OrderRow> = {};
+        if (patch.notes !== undefined) fields.notes = patch.notes;
+        if (patch.shipping_address !== undefined) fields.shipping_address = patch.shipping_address;
+        if (Object.keys(fields).length) {
+          const updated = await repo.updateOrder(tx, ctx.storeId, order.id, {
+            ...(fields.notes !== undefined ? { notes: fields.notes } : {}),
+            ...(fields.shipping_address !== undefined
+              ? { shipping_address: fields.shipping_address ? JSON.stringify(fields.shipping_address) : null }
+              : {}),
+          });
+          await recordOrderUpdated(
+            tx,
+            updated,
+            diff(
+              { notes: order.notes, shippingAddress: order.shipping_address },
+              { notes: updated.notes, shippingAddress: updated.shipping_address },
+            ),
+            source,
+          );
+          order = updated;
+        }
+        return details(tx, order);
+      });
+    },
+
+    fulfill(ctx: RequestContext, id: string, tracking: Tracking) {
+      return inTransaction(db, async (tx) => {
+        const order = await lockOrder(tx, ctx.storeId, id);
+        if (order.status === 'cancelled') throw conflict('a cancelled order cannot be fulfilled');
+        return details(tx, await fulfillLocked(tx, order, tracking, sourceOf(ctx)));
+      });
+    },
+
+    cancel(ctx: RequestContext, id: string, options: { reason?: string | null; restock?: boolean }) {
+      return inTransaction(db, async (tx) => {
+        const order = await lockOrder(tx, ctx.storeId, id);
+        return details(tx, await cancelLocked(tx, order, options, sourceOf(ctx)));
+      });
+    },
+
+    /** Collects `amount` (default: the balance due); an order fully paid becomes processing. */
+    markPaid(ctx: RequestContext, id: string, input: { amount?: number; payment_method?: string | null }) {
+      return inTransaction(db, async (tx) => {
+        const order = await lockOrder(tx, ctx.storeId, id);
+        if (order.status === 'cancelled') throw conflict('a cancelled order cannot be paid');
+        const balance = order.total - order.amount_paid;
+        if (balance <= 0) throw conflict('the order has no balance to collect');
+        const amount = input.amount ?? balance;
+        if (amount <= 0 || amount > balance)
+          throw invalidRequest(`amount must be more than 0 and at most the balance due`, [
+            { field: 'amount', message: 'out of range' },
+          ]);
+        return details(tx, await collect(tx, order, amount, input.payment_method ?? null, sourceOf(ctx)));
+      });
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { Type } from 'typebox';
+import { Nullable } from '../../platform/http/envelopes.js';
+import { MoneyInput } from '../../platform/http/money-input.js';
+import { SCOPES } from '../../platform/http/scopes.js';
+
+const Timestamp = Type.String({ format: 'date-time' });
+
+export const StoreSettings = Type.Object({
+  id: Type.String(),
+  slug: Type.String(),
+  name: Type.String(),
+  currency: Type.String(),
+  timezone: Type.String(),
+  logo: Nullable(Type.String()),
+  colors: Type.Record(Type.String(), Type.String()),
+  low_stock_threshold: Type.Integer(),
+  shipping_flat_rate: Type.String({ description: 'Decimal amount' }),
+  free_shipping_threshold: Nullable(Type.String({ description: 'Decimal amount; null: never free' })),
+  tax_rate: Type.String({ description: 'Percent, e.g. "8.25"' }),
+  app_config: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const Color = Type.String({ pattern: '^#[0-9a-fA-F]{6}$' });
+export const StoreSettingsBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    logo: Type.Optional(Nullable(Type.String({ maxLength: 2048 }))),
+    colors: Type.Optional(
+      Type.Object(
+        {
+          primary: Type.Optional(Color),
+          secondary: Type.Optional(Color),
+          accent: Type.Optional(Color),
+          background: Type.Optional(Color),
+          text: Type.Optional(Color),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    currency: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z]{3}$',
+        description: 'An ISO 4217 code (USD, EUR, …) with the same minor units as the current one',
+      }),
+    ),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    low_stock_threshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
+    shipping_flat_rate: Type.Optional(MoneyInput),
+    free_shipping_threshold: Type.Optional(Nullable(MoneyInput)),
+    tax_rate: Type.Optional(
+      Type.Union([
+        Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,2})?$' }),
+        Type.Number({ minimum: 0, maximum: 100 }),
+      ]),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const ApiKey = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  prefix: Type.String(),
+  scopes: Type.Array(Type.String()),
+  created_at: Timestamp,
+  last_used_at: Nullable(Timestamp),
+  revoked_at: Nullable(Timestamp),
+});
+
+export const ApiKeyCreateBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 100 })),
+    scopes: Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))), {
+      minItems: 1,
+      uniqueItems: true,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+/** A new key with its secret, shown only in the answer that creates it. */
+export const CreatedApiKey = Type.Object({
+  id: Type.String(),
+  key: Type.String(),
+  name: Type.String(),
+  scopes: Type.Array(Type.String()),
+});
