@@ -1,6 +1,6 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Tx } from '../../platform/db/database.js';
 import type { CategoriesTable } from './catalog.tables.js';
 
 export type CategoryRow = Selectable<CategoriesTable> & { product_count: number };
@@ -73,8 +73,8 @@ export async function existingCategoryIds(
 }
 
 /** As for products: concurrent creations generating a slug from one base take turns. */
-export async function lockSlugBase(db: Executor, storeId: string, base: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`categories:${storeId}:${base}`}))`.execute(db);
+export async function lockSlugBase(tx: Tx, storeId: string, base: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`categories:${storeId}:${base}`}))`.execute(tx);
 }
 
 export async function slugTaken(db: Executor, storeId: string, slug: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { Db, Executor } from '../../platform/db/database.js';
+import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
@@ -31,7 +31,7 @@ export function createCategoriesService(db: Db) {
   }
 
   /** A slug generated from the name gets a `-2`, `-3`… suffix when taken, as products do. */
-  async function uniqueSlug(tx: Executor, storeId: string, base: string) {
+  async function uniqueSlug(tx: Tx, storeId: string, base: string) {
     await repo.lockSlugBase(tx, storeId, base);
     for (let n = 1; n < 1000; n++) {
       const candidate = n === 1 ? base : `${base}-${n}`;

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { Db, Executor } from '../../platform/db/database.js';
+import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
@@ -59,7 +59,7 @@ export function createMerchantProducts({
   }
 
   /** Call inside the creating transaction: the lock it takes lasts until that commits. */
-  async function uniqueSlug(tx: Executor, storeId: string, base: string, exceptId?: string) {
+  async function uniqueSlug(tx: Tx, storeId: string, base: string, exceptId?: string) {
     await repo.lockSlugBase(tx, storeId, base);
     for (let n = 1; n < 1000; n++) {
       const candidate = n === 1 ? base : `${base}-${n}`;

@@ -1,5 +1,5 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Tx } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import type {
   ProductMediaTable,
@@ -112,6 +112,19 @@ export async function countProducts(db: Executor, storeId: string, filter: Produ
   return Number(count.total);
 }
 
+/** A row lock lasts until the transaction ends, so only a transaction may ask for one. */
+export function findProduct(
+  db: Tx,
+  storeId: string,
+  id: string,
+  options: { forUpdate: true },
+): Promise<ProductRow | undefined>;
+export function findProduct(
+  db: Executor,
+  storeId: string,
+  id: string,
+  options?: { forUpdate?: false },
+): Promise<ProductRow | undefined>;
 export function findProduct(
   db: Executor,
   storeId: string,
@@ -144,8 +157,8 @@ export async function slugTaken(
  * Until the transaction ends, serialises the creations that generate a slug from the same base, so
  * concurrent ones see each other's slug and pick distinct suffixes instead of colliding.
  */
-export async function lockSlugBase(db: Executor, storeId: string, base: string): Promise<void> {
-  await sql`SELECT pg_advisory_xact_lock(hashtext(${`products:${storeId}:${base}`}))`.execute(db);
+export async function lockSlugBase(tx: Tx, storeId: string, base: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`products:${storeId}:${base}`}))`.execute(tx);
 }
 
 /** Variants, media and category ids of many products in three queries, grouped by product. */

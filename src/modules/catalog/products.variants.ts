@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Tx } from '../../platform/db/database.js';
 import { invalidRequest } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { InventoryService } from '../inventory/index.js';
@@ -13,7 +13,7 @@ export function createVariantSync(inventory: InventoryService) {
    * the net change, by recordCrossings at the end of the transaction.
    */
   async function setLevel(
-    tx: Executor,
+    tx: Tx,
     storeId: string,
     target: { productId: string; variantId?: string },
     current: number,
@@ -31,7 +31,7 @@ export function createVariantSync(inventory: InventoryService) {
   }
 
   async function syncVariants(
-    tx: Executor,
+    tx: Tx,
     storeId: string,
     productId: string,
     existing: repo.VariantRow[],

@@ -31,7 +31,7 @@ export async function codesRequestedSince(db: Executor, storeId: string, email: 
 }
 
 /** The newest code of the e-mail, locked: concurrent guesses are counted one after the other. */
-export function latestCodeForUpdate(db: Executor, storeId: string, email: string) {
+export function latestCodeForUpdate(db: Tx, storeId: string, email: string) {
   return db
     .selectFrom('customer_login_codes')
     .selectAll()

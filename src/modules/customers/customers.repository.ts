@@ -1,5 +1,5 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Tx } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { type Writer, write } from '../../platform/db/write-batch.js';
 import type { CustomerAddressesTable, CustomersTable } from './customers.tables.js';
@@ -83,7 +83,7 @@ export function findCustomer(db: Executor, storeId: string, id: string) {
  * Locks a customer row as an UPDATE of it would (FOR NO KEY UPDATE), so a transaction can take the
  * buyer's lock before the stock's, in the documented lock order (docs/decisions.md).
  */
-export function lockCustomer(db: Executor, storeId: string, id: string) {
+export function lockCustomer(db: Tx, storeId: string, id: string) {
   return db
     .selectFrom('customers')
     .selectAll()

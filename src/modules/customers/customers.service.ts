@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../platform/db/database.js';
+import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import type { Writer } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
@@ -64,7 +64,7 @@ export function createCustomersService(db: Db, stores: StoresService) {
       isUuid(id) ? repo.findCustomer(executor, storeId, id) : Promise.resolve(undefined),
 
     /** The customer, locked until the caller's transaction ends (lock order: docs/decisions.md). */
-    lockById: (tx: Executor, storeId: string, id: string) =>
+    lockById: (tx: Tx, storeId: string, id: string) =>
       isUuid(id) ? repo.lockCustomer(tx, storeId, id) : Promise.resolve(undefined),
 
     /** Orders count and money spent move with the orders, in the same transaction. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Tx } from '../../platform/db/database.js';
 
 /**
  * The inventory module owns the stock columns (`products.inventory`, `product_variants.inventory`)
@@ -88,7 +88,7 @@ export async function addToVariant(
  * Locks the product of a variant. A variant change takes this lock before the variant's, in the
  * same order as a product edit (product, then its variants), so the two cannot deadlock.
  */
-export async function lockProductOfVariant(db: Executor, storeId: string, variantId: string) {
+export async function lockProductOfVariant(db: Tx, storeId: string, variantId: string) {
   await sql`
     SELECT p.id FROM products p JOIN product_variants v ON v.product_id = p.id
     WHERE v.store_id = ${storeId} AND v.id = ${variantId}

@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../platform/db/database.js';
+import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { insufficientStock, invalidRequest, notFound } from '../../platform/http/errors.js';
@@ -74,7 +74,7 @@ export function createInventoryService(db: Db) {
    * its product's total by the same delta, so the product level is always the sum of its variants.
    * The history row is written by the statement that moves the stock.
    */
-  async function applyChange(tx: Executor, storeId: string, change: StockChange): Promise<StockChangeResult> {
+  async function applyChange(tx: Tx, storeId: string, change: StockChange): Promise<StockChangeResult> {
     if (!Number.isInteger(change.delta) || change.delta === 0)
       throw invalidRequest('adjustment must be a non-zero integer');
     const note = { id: newId(), reason: change.reason ?? null, source: change.source };
@@ -160,7 +160,7 @@ export function createInventoryService(db: Db) {
    * concurrent orders cannot deadlock, and each product's low/out-of-stock events describe its net
    * change, once.
    */
-  async function applyChanges(tx: Executor, storeId: string, changes: StockChange[]) {
+  async function applyChanges(tx: Tx, storeId: string, changes: StockChange[]) {
     const net = new Map<string, StockChange>();
     for (const change of changes) {
       const key = `${change.productId}/${change.variantId ?? ''}`;

@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { WriteBatch } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
@@ -41,7 +41,7 @@ export function createOrderPlacing(deps: OrdersDeps) {
    * Places an order in the caller's transaction: buyer, prices, discount, payment, stock (taken
    * atomically: the last unit goes to exactly one order), order number, rows, discount use, events.
    */
-  async function placeOrder(tx: Executor, storeId: string, input: PlaceOrderInput): Promise<OrderDetails> {
+  async function placeOrder(tx: Tx, storeId: string, input: PlaceOrderInput): Promise<OrderDetails> {
     // The buyer's row is locked first (by the upsert, or explicitly), before stock, discount and
     // order counter: the lock order of docs/decisions.md.
     const buyer = input.customer.id

@@ -1,5 +1,5 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Tx } from '../../platform/db/database.js';
 import { type Writer, write } from '../../platform/db/write-batch.js';
 import type {
   FulfillmentStatus,
@@ -58,6 +58,19 @@ export async function insertLineItems(to: Writer, rows: Insertable<OrderLineItem
   if (rows.length) await write(to, (db) => db.insertInto('order_line_items').values(rows));
 }
 
+/** A row lock lasts until the transaction ends, so only a transaction may ask for one. */
+export function findOrder(
+  db: Tx,
+  storeId: string,
+  id: string,
+  options: { lock: true },
+): Promise<OrderRow | undefined>;
+export function findOrder(
+  db: Executor,
+  storeId: string,
+  id: string,
+  options?: { lock?: false },
+): Promise<OrderRow | undefined>;
 export function findOrder(db: Executor, storeId: string, id: string, options: { lock?: boolean } = {}) {
   let query = db.selectFrom('orders').selectAll().where('store_id', '=', storeId).where('id', '=', id);
   if (options.lock) query = query.forUpdate();
@@ -322,7 +335,7 @@ export function insertFulfillmentsBulk(db: Executor, rows: readonly Insertable<O
  * bulk history can continue both. Concurrent orders of that store wait for the transaction.
  */
 export async function lockOrderCounterForBulk(
-  db: Executor,
+  db: Tx,
   storeId: string,
 ): Promise<{ nextNumber: number; newestCreatedAt: Date | null }> {
   await sql`INSERT INTO order_counters (store_id, next_number) VALUES (${storeId}, ${FIRST_ORDER_NUMBER})

@@ -1,4 +1,4 @@
-import type { Db, Executor } from '../../platform/db/database.js';
+import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import type { Writer } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
@@ -78,7 +78,7 @@ export async function details(tx: Executor, order: repo.OrderRow): Promise<Order
   return { order, lines, fulfillments };
 }
 
-export async function lockOrder(tx: Executor, storeId: string, id: string) {
+export async function lockOrder(tx: Tx, storeId: string, id: string) {
   const order = isUuid(id) ? await repo.findOrder(tx, storeId, id, { lock: true }) : undefined;
   if (!order) throw notFound('order');
   return order;

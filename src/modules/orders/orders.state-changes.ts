@@ -1,4 +1,4 @@
-import type { Executor } from '../../platform/db/database.js';
+import type { Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, invalidRequest } from '../../platform/http/errors.js';
@@ -39,7 +39,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
   const { db, customers, inventory } = deps;
 
   /** The order's line items go back to stock (cancel with restock). Deleted products are skipped. */
-  async function restock(tx: Executor, storeId: string, lines: repo.LineItemRow[]) {
+  async function restock(tx: Tx, storeId: string, lines: repo.LineItemRow[]) {
     const live = await deps.products.lookupForOrder(
       tx,
       storeId,
@@ -146,7 +146,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
   }
 
   async function cancelLocked(
-    tx: Executor,
+    tx: Tx,
     order: repo.OrderRow,
     options: { reason?: string | null; restock?: boolean },
     source: OrderChangeSource,
