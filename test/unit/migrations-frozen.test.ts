@@ -96,13 +96,17 @@ describe('migrations that ran are frozen', async () => {
   const migrations = await migrationProvider.getMigrations();
   const digests = Object.fromEntries(
     await Promise.all(
-      Object.entries(migrations).map(async ([name, migration]) => [
-        name,
-        {
-          up: await recorded((db) => migration.up(db)),
-          down: migration.down ? await recorded((db) => migration.down?.(db) ?? Promise.resolve()) : '',
-        },
-      ]),
+      // Only the frozen ones: a newer migration may read the database to decide what to send (the
+      // tenant foreign keys check existing data), which a recording driver cannot answer.
+      Object.entries(migrations)
+        .filter(([name]) => name in FROZEN)
+        .map(async ([name, migration]) => [
+          name,
+          {
+            up: await recorded((db) => migration.up(db)),
+            down: migration.down ? await recorded((db) => migration.down?.(db) ?? Promise.resolve()) : '',
+          },
+        ]),
     ),
   ) as Record<string, { up: string; down: string }>;
   if (process.env.PRINT_MIGRATION_DIGESTS) console.log(JSON.stringify(digests, null, 2));
