@@ -13,7 +13,7 @@ import type { Db, Tx } from '../../src/platform/db/database.js';
  * once. Checked by the compiler (`tsc --noEmit` covers test/): every `@ts-expect-error` below must
  * be an error, or the type check fails.
  */
-export function lockSitesRefuseThePool(db: Db, tx: Tx) {
+function lockSitesRefuseThePool(db: Db, tx: Tx) {
   // @ts-expect-error the pool cannot hold a row lock
   void orders.findOrder(db, 'store', 'id', { lock: true });
   void orders.findOrder(tx, 'store', 'id', { lock: true });

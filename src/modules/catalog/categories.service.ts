@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import type { Db, Executor, Tx } from '../../platform/db/database.js';
+import type { Db, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';

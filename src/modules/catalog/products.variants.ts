@@ -1,4 +1,4 @@
-import type { Executor, Tx } from '../../platform/db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import { invalidRequest } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { InventoryService } from '../inventory/index.js';

@@ -1,4 +1,4 @@
-import type { Executor, Tx } from '../../platform/db/database.js';
+import type { Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { WriteBatch } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';

@@ -1,11 +1,6 @@
-import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
-import type {
-  DeliveryStatus,
-  WebhookAttemptsTable,
-  WebhookDeliveriesTable,
-  WebhooksTable,
-} from './webhooks.tables.js';
+import type { DeliveryStatus, WebhookAttemptsTable } from './webhooks.tables.js';
 
 /**
  * The SQL of the dispatcher and the delivery worker: fanning events out, claiming due deliveries
