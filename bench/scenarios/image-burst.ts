@@ -147,7 +147,7 @@ export const scenario: Scenario = {
 
       notes.push(
         `burst: ${products} parallel POST /api/v1/products, each with ${imagesPerProduct} distinct image URLs of a ${SIDE}×${SIDE} JPEG (${(jpeg.length / MiB).toFixed(1)} MiB) on a loopback host; ${products * imagesPerProduct} images converted in ${seconds.toFixed(1)} s`,
-        `server: emporium serve --no-worker compiled (dist/), MALLOC_ARENA_MAX as npm start sets it (${process.env.MALLOC_ARENA_MAX ?? 'see api-process'}), RSS from /proc every 100 ms`,
+        'server: emporium serve --no-worker compiled (dist/), with MALLOC_ARENA_MAX=2 as npm start sets it; RSS from /proc every 100 ms',
         `baseline: the same server's RSS when idle before the burst (after one warm-up image)`,
       );
       const baselineLabel = 'idle server before the burst';
