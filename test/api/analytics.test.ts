@@ -514,7 +514,9 @@ describe('GET /api/v1/analytics', () => {
               else if (op === 'fulfill') res = await s.api.post(`${path}/fulfill`, {});
               else {
                 const lines = now.line_items as { id: string; quantity: number }[];
-                const product = s.products[Math.floor(fraction * s.products.length)] as ProductData;
+                // fraction may be exactly 1: the last product, not one past it.
+                const pick = Math.min(s.products.length - 1, Math.floor(fraction * s.products.length));
+                const product = s.products[pick] as ProductData;
                 const body =
                   fraction < 0.34
                     ? {

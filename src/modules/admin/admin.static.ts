@@ -51,7 +51,8 @@ export interface AdminDashboardOptions {
 export const adminDashboardRoutes: FastifyPluginAsync<AdminDashboardOptions> = async (app, options) => {
   const root = path.resolve(options.root ?? ADMIN_DIST);
   // sendFile only: the routes below decide what may be served.
-  await app.register(fastifyStatic, { root, serve: false });
+  // Without a build the folder is missing: /admin then says how to build it (below), no warning.
+  await app.register(fastifyStatic, { root, serve: false, suppressWarning: true });
 
   function sendFile(reply: FastifyReply, relative: string, cache: string) {
     if (relative.endsWith('.html')) {

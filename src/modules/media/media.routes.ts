@@ -18,7 +18,8 @@ export interface MediaRoutesOptions {
  */
 export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, options) => {
   const root = path.resolve(options.root);
-  await app.register(fastifyStatic, { root, serve: false });
+  // The folder appears with the first image stored: its absence now is not worth a warning.
+  await app.register(fastifyStatic, { root, serve: false, suppressWarning: true });
 
   // GET and HEAD declared together: Fastify's automatic HEAD route would read the whole file.
   app.route({
