@@ -96,7 +96,7 @@ describe('password hashes made with older scrypt parameters', () => {
     const user = `legacy.${randomBytes(4).toString('hex')}@example.com`;
     await app.services.stores.createAdminUser({
       email: user,
-      password: 'placeholder-password',
+      password: 'replaced-by-the-legacy-hash-below',
       storeSlug: slug,
     });
     const salt = randomBytes(16);
