@@ -130,23 +130,8 @@ export async function secondsUntilNextDue(
   return seconds === null || seconds === undefined ? null : Number(seconds);
 }
 
-/** One attempt as the worker records it. */
-export interface AttemptRecord {
-  id: string;
-  store_id: string;
-  webhook_id: string;
-  delivery_id: string;
-  event_type: string;
-  attempt: number;
-  status: DeliveryStatus;
-  request_body: string;
-  status_code: number | null;
-  response_body: string | null;
-  error: string | null;
-  duration_ms: number;
-  next_retry_at: Date | null;
-  created_at: Date;
-}
+/** One attempt as the worker records it (the table's row, with its creation time already a Date). */
+export type AttemptRecord = Omit<WebhookAttemptsTable, 'created_at'> & { created_at: Date };
 
 /**
  * Records a batch of attempts in one statement (so, atomically): the attempt rows, each delivery's
