@@ -92,7 +92,9 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
     {
       config: {
         idempotent: {
-          render: async (request, id) => ({ data: orderForCustomer(await checkout.placed(request.ctx, id)) }),
+          render: async (request, id) => ({
+            data: orderForCustomer((await checkout.placed(request.ctx, id)).placed),
+          }),
         },
       },
       schema: {
@@ -108,7 +110,7 @@ export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = asy
       },
     },
     async (request, reply) => {
-      const placed = await checkout.checkout(request.ctx, request.body, customerOf(request));
+      const { placed } = await checkout.checkout(request.ctx, request.body, customerOf(request));
       return reply.code(201).send({ data: orderForCustomer(placed) });
     },
   );

@@ -1,14 +1,26 @@
 import type { Static } from 'typebox';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import type { CustomersService } from '../customers/index.js';
-import { type OrdersService, type PricingDeps, priceCart, STOREFRONT_FIELDS } from '../orders/index.js';
+import {
+  type OrderDetails,
+  type OrdersService,
+  type PricingDeps,
+  priceCart,
+  STOREFRONT_FIELDS,
+} from '../orders/index.js';
 import type { CheckoutBody } from './checkout.schemas.js';
-import { PAYMENT_PROVIDERS } from './payments.js';
+import { PAYMENT_PROVIDERS, type PaymentSession } from './payments.js';
 
 export type CheckoutInput = Static<typeof CheckoutBody>;
+
+/** What a checkout answers: the order, and the payment session of a provider that confirms later. */
+export interface CheckoutResult {
+  placed: OrderDetails;
+  payment: PaymentSession | null;
+}
 
 export interface CheckoutDeps extends PricingDeps {
   db: Db;
@@ -71,36 +83,51 @@ export function createCheckoutService(deps: CheckoutDeps) {
     },
 
     /**
-     * Places the order: stock is taken atomically (the last unit goes to one buyer), the payment is
-     * taken before anything is written, and a declined card leaves no order, no stock change and no
-     * coupon use behind.
+     * Phase (a) of a checkout, in the caller's transaction: the order is created and its stock taken
+     * atomically (the last unit goes to one buyer). A provider that settles in-process (`test_card`)
+     * is charged here, before any stock moves, so a refusal leaves no order, no stock change and no
+     * coupon use behind. Carts complete through this too, inside the transaction that closes the cart.
      */
-    checkout(ctx: RequestContext, input: CheckoutInput, customerId?: string) {
+    place(tx: Tx, ctx: RequestContext, input: CheckoutInput, customerId?: string): Promise<OrderDetails> {
       const provider = PAYMENT_PROVIDERS[input.paymentMethod];
-      return inTransaction(deps.db, (tx) =>
-        deps.orders.placeOrder(tx, ctx.storeId, {
-          idempotency: ctx.idempotency,
-          customer: {
-            id: customerId,
-            email: input.email,
-            first_name: input.firstName ?? null,
-            last_name: input.lastName ?? null,
-            phone: input.phone ?? null,
-          },
-          items: itemsOf(input),
-          couponCode: input.couponCode,
-          shippingAddress: addressOf(input.shippingAddress),
-          notes: input.notes,
-          paymentMethod: input.paymentMethod,
-          activeOnly: true,
-          fields: STOREFRONT_FIELDS,
-          settle: (amount, currency) => provider.charge({ amount, currency, cardToken: input.cardToken }),
-        }),
-      );
+      return deps.orders.placeOrder(tx, ctx.storeId, {
+        idempotency: ctx.idempotency,
+        customer: {
+          id: customerId,
+          email: input.email,
+          first_name: input.firstName ?? null,
+          last_name: input.lastName ?? null,
+          phone: input.phone ?? null,
+        },
+        items: itemsOf(input),
+        couponCode: input.couponCode,
+        shippingAddress: addressOf(input.shippingAddress),
+        notes: input.notes,
+        paymentMethod: input.paymentMethod,
+        activeOnly: true,
+        fields: STOREFRONT_FIELDS,
+        settle: (amount, currency) => provider.charge({ amount, currency, cardToken: input.cardToken }),
+      });
     },
 
-    /** An order placed by checkout, for the Idempotency-Key replay of its answer. */
-    placed: (ctx: RequestContext, orderId: string) => deps.orders.get(ctx, orderId),
+    /**
+     * Phase (b), after commit, outside every transaction and row lock: a provider that confirms
+     * later is asked for a payment session here. What the buyer is answered.
+     */
+    async collect(_ctx: RequestContext, placed: OrderDetails): Promise<CheckoutResult> {
+      return { placed, payment: null };
+    },
+
+    /** Both phases: the one-call form of "create cart + complete". */
+    async checkout(ctx: RequestContext, input: CheckoutInput, customerId?: string): Promise<CheckoutResult> {
+      const placed = await inTransaction(deps.db, (tx) => this.place(tx, ctx, input, customerId));
+      return this.collect(ctx, placed);
+    },
+
+    /** An order placed by checkout as checkout answered it: Idempotency-Key replays, completed carts. */
+    async placed(ctx: RequestContext, orderId: string): Promise<CheckoutResult> {
+      return { placed: await deps.orders.get(ctx, orderId), payment: null };
+    },
   };
 }
 

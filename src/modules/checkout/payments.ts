@@ -29,5 +29,17 @@ const testCard: PaymentProvider = {
   },
 };
 
+/**
+ * The payment a buyer still has to make with a provider that confirms later (contract §9: Stripe's
+ * PaymentIntent, paid in the browser with its client secret).
+ */
+export interface PaymentSession {
+  provider: 'stripe';
+  paymentIntentId: string;
+  clientSecret: string;
+  publishableKey: string;
+  status: 'requires_payment';
+}
+
 export const PAYMENT_PROVIDERS = { manual, test_card: testCard } as const;
 export type PaymentMethod = keyof typeof PAYMENT_PROVIDERS;

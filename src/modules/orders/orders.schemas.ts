@@ -7,7 +7,9 @@ const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Text = (maxLength: number) => Type.String({ maxLength });
 const OrderStatus = Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)));
 const PaymentStatus = Type.Union(
-  ['unpaid', 'partially_paid', 'paid', 'refund_due'].map((s) => Type.Literal(s)),
+  ['unpaid', 'pending', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'refund_due'].map((s) =>
+    Type.Literal(s),
+  ),
 );
 const FulfillmentStatus = Type.Union(['unfulfilled', 'fulfilled'].map((s) => Type.Literal(s)));
 

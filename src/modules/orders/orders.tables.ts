@@ -2,7 +2,14 @@ import type { ColumnType } from 'kysely';
 import type { Timestamp } from '../../platform/db/schema.js';
 
 export type OrderStatus = 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
-export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid' | 'refund_due';
+export type PaymentStatus =
+  | 'unpaid'
+  | 'pending'
+  | 'partially_paid'
+  | 'paid'
+  | 'partially_refunded'
+  | 'refunded'
+  | 'refund_due';
 export type FulfillmentStatus = 'unfulfilled' | 'fulfilled';
 
 /** Stored snake_case; the storefront and customer views convert it to camelCase. */
