@@ -214,7 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     appSecret: appSecretOf(config),
     logger: deps.logger,
   });
-  const analytics = createAnalyticsService({ db, stores });
+  const analytics = createAnalyticsService({ db, stores, refundsBetween: orders.refundedBetween });
   const services: Services = {
     stores,
     customers,
