@@ -6,6 +6,12 @@ import type { Config } from './config.js';
 import { adminDashboardRoutes, adminRoutes, createAdminService } from './modules/admin/index.js';
 import { type AnalyticsService, analyticsRoutes, createAnalyticsService } from './modules/analytics/index.js';
 import {
+  type CartsService,
+  cartsRoutes,
+  createCartsService,
+  customerCartRoutes,
+} from './modules/carts/index.js';
+import {
   type CategoriesService,
   categoriesRoutes,
   createCategoriesService,
@@ -86,6 +92,7 @@ export interface Services {
   discounts: DiscountsService;
   orders: OrdersService;
   checkout: CheckoutService;
+  carts: CartsService;
   webhooks: WebhooksService;
   accounts: CustomerAccountsService;
   analytics: AnalyticsService;
@@ -210,6 +217,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger,
   });
   const analytics = createAnalyticsService({ db, stores });
+  const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders });
   const services: Services = {
     stores,
     customers,
@@ -218,7 +226,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     categories,
     discounts,
     orders,
-    checkout: createCheckoutService({ db, stores, products, discounts, customers, orders }),
+    checkout,
+    carts: createCartsService({ db, stores, products, discounts, customers, checkout }),
     accounts,
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
@@ -318,6 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await account.register(customerLogoutRoutes, { accounts: services.accounts, secureCookies });
         await account.register(customerOrdersRoutes, { orders });
         await account.register(wishlistRoutes, { wishlist: services.wishlist });
+        await account.register(customerCartRoutes, { carts: services.carts });
       },
       { prefix: '/api/customer' },
     );
@@ -328,6 +338,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     stores,
     checkout: services.checkout,
+    customerAuth,
+    secureCookies,
+  });
+  await server.register(cartsRoutes, {
+    prefix: '/api/storefront',
+    stores,
+    carts: services.carts,
     customerAuth,
     secureCookies,
   });

@@ -2775,7 +2775,14 @@ export interface operations {
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
         status?: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
-        payment_status?: 'unpaid' | 'partially_paid' | 'paid' | 'refund_due';
+        payment_status?:
+          | 'unpaid'
+          | 'pending'
+          | 'partially_paid'
+          | 'paid'
+          | 'partially_refunded'
+          | 'refunded'
+          | 'refund_due';
         fulfillment_status?: 'unfulfilled' | 'fulfilled';
         customer_id?: string;
         /** @description Inclusive, ISO 8601 */
