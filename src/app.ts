@@ -6,6 +6,12 @@ import type { Config } from './config.js';
 import { adminDashboardRoutes, adminRoutes, createAdminService } from './modules/admin/index.js';
 import { type AnalyticsService, analyticsRoutes, createAnalyticsService } from './modules/analytics/index.js';
 import {
+  type CartsService,
+  cartsRoutes,
+  createCartsService,
+  customerCartRoutes,
+} from './modules/carts/index.js';
+import {
   type CategoriesService,
   categoriesRoutes,
   createCategoriesService,
@@ -90,6 +96,7 @@ export interface Services {
   discounts: DiscountsService;
   orders: OrdersService;
   checkout: CheckoutService;
+  carts: CartsService;
   webhooks: WebhooksService;
   accounts: CustomerAccountsService;
   analytics: AnalyticsService;
@@ -215,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger,
   });
   const analytics = createAnalyticsService({ db, stores, refundsBetween: orders.refundedBetween });
+  const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders });
   const services: Services = {
     stores,
     customers,
@@ -223,7 +231,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     categories,
     discounts,
     orders,
-    checkout: createCheckoutService({ db, stores, products, discounts, customers, orders }),
+    checkout,
+    carts: createCartsService({ db, stores, products, discounts, customers, checkout }),
     accounts,
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
@@ -324,6 +333,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await account.register(customerLogoutRoutes, { accounts: services.accounts, secureCookies });
         await account.register(customerOrdersRoutes, { orders });
         await account.register(wishlistRoutes, { wishlist: services.wishlist });
+        await account.register(customerCartRoutes, { carts: services.carts });
       },
       { prefix: '/api/customer' },
     );
@@ -334,6 +344,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     stores,
     checkout: services.checkout,
+    customerAuth,
+    secureCookies,
+  });
+  await server.register(cartsRoutes, {
+    prefix: '/api/storefront',
+    stores,
+    carts: services.carts,
     customerAuth,
     secureCookies,
   });

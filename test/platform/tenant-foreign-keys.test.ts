@@ -24,6 +24,21 @@ import { dropDatabase } from '../setup/template.js';
 
 const MIGRATION = '2026_11_25_0020_tenant_foreign_keys';
 
+/**
+ * Links added by the migrations after this one, each a composite key named as this migration names
+ * them (tenantConstraintName): the carts of migration 0022. `uuid: false`: the column is not a uuid
+ * (a cart's id is a random token), so the uuid-column census below does not see it.
+ */
+const LATER_LINKS: readonly (TenantLink & { uuid: boolean })[] = [
+  { table: 'carts', column: 'customer_id', parent: 'customers', kind: 'cascade', uuid: true },
+  { table: 'carts', column: 'order_id', parent: 'orders', kind: 'cascade', uuid: true },
+  { table: 'cart_items', column: 'cart_id', parent: 'carts', kind: 'cascade', uuid: false },
+  { table: 'cart_items', column: 'product_id', parent: 'products', kind: 'cascade', uuid: true },
+  { table: 'cart_items', column: 'variant_id', parent: 'product_variants', kind: 'cascade', uuid: true },
+  // 2026_11_25_0024_refunds: a refund goes with its order.
+  { table: 'refunds', column: 'order_id', parent: 'orders', kind: 'cascade', uuid: true },
+];
+
 /** uuid columns of tenant tables that name no tenant row, and why. */
 const NOT_LINKED: Record<string, string> = {
   'admin_sessions.admin_user_id': 'admin users belong to no store; membership is checked on every read',
@@ -37,15 +52,6 @@ const NOT_LINKED: Record<string, string> = {
   'idempotency_keys.resource_id':
     'names a row of the table resource_type says (order, product, discount, webhook): no one foreign key',
 };
-
-/**
- * Links added by migrations after 2026_11_25_0020, by the same rule and under the same names (that
- * migration's list is history): each new tenant table declares its links here.
- */
-const LATER_LINKS: readonly TenantLink[] = [
-  // 2026_11_25_0024_refunds: a refund goes with its order.
-  { table: 'refunds', column: 'order_id', parent: 'orders', kind: 'cascade' },
-];
 
 /** This migration and every later one: what migrating a database left before it applies. */
 async function fromMigration(): Promise<string[]> {
@@ -420,7 +426,9 @@ describe('tenant foreign keys: upgrading a database with two stores', () => {
        ORDER BY 1`,
     );
     const links = [...TENANT_LINKS, ...LATER_LINKS];
-    const listed = links.map((l) => `${l.table}.${l.column}`);
+    const listed = [...TENANT_LINKS, ...LATER_LINKS.filter((l) => l.uuid)].map(
+      (l) => `${l.table}.${l.column}`,
+    );
     expect(columns.map((c) => c.name).sort()).toEqual([...listed, ...Object.keys(NOT_LINKED)].sort());
 
     // Every foreign key between two tables with store_id starts with store_id, except the
@@ -461,6 +469,53 @@ describe('tenant foreign keys: upgrading a database with two stores', () => {
     // The same row pointing at a row of its own store is accepted.
     const own = a.targets[l.parent]?.[0] ?? '';
     expect(await copyWithLink(db.client, l, a.storeId, own)).toEqual({ ok: true });
+  });
+
+  it('later links (carts) refuse a row of another store, and cascade on delete', async () => {
+    const c = db.client;
+    const [, customerB] = b.targets.customers ?? [];
+    const [, orderB] = b.targets.orders ?? [];
+    const [productA, productB] = [a.targets.products?.[0], b.targets.products?.[0]];
+    const [variantB] = b.targets.product_variants ?? [];
+    const attempt = (statement: string, params: unknown[]) =>
+      c.query(statement, params).then(
+        () => 'ok',
+        (error: pg.DatabaseError) => `${error.code} ${error.constraint}`,
+      );
+    const cart = (id: string, column: string, value: string) =>
+      attempt(`INSERT INTO carts (store_id, id, ${column}, status) VALUES ($1, $2, $3, $4)`, [
+        a.storeId,
+        id,
+        value,
+        column === 'order_id' ? 'completed' : 'open',
+      ]);
+    expect(await cart('cart-a-customer-0000000001', 'customer_id', customerB ?? '')).toBe(
+      '23503 carts_customer_id_tenant_fkey',
+    );
+    expect(await cart('cart-a-order-00000000000001', 'order_id', orderB ?? '')).toBe(
+      '23503 carts_order_id_tenant_fkey',
+    );
+    expect(await cart('cart-a-own-0000000000000001', 'email', 'a@example.com')).toBe('ok');
+    const line = (cartStore: string, cartId: string, productId: string, variantId: string | null) =>
+      attempt(
+        'INSERT INTO cart_items (id, store_id, cart_id, product_id, variant_id, quantity) VALUES ($1, $2, $3, $4, $5, 1)',
+        [newId(), cartStore, cartId, productId, variantId],
+      );
+    expect(await line(a.storeId, 'cart-a-own-0000000000000001', productB ?? '', null)).toBe(
+      '23503 cart_items_product_id_tenant_fkey',
+    );
+    expect(await line(a.storeId, 'cart-a-own-0000000000000001', productA ?? '', variantB ?? '')).toBe(
+      '23503 cart_items_variant_id_tenant_fkey',
+    );
+    expect(await line(b.storeId, 'cart-a-own-0000000000000001', productB ?? '', null)).toBe(
+      '23503 cart_items_cart_id_tenant_fkey',
+    );
+    expect(await line(a.storeId, 'cart-a-own-0000000000000001', productA ?? '', null)).toBe('ok');
+    await c.query('DELETE FROM products WHERE id = $1', [productA]);
+    const { rows } = await c.query('SELECT count(*)::int AS n FROM cart_items WHERE product_id = $1', [
+      productA,
+    ]);
+    expect(rows).toEqual([{ n: 0 }]);
   });
 
   it('refuses changing a reference to another store by UPDATE, and accepts one within the store', async () => {
