@@ -398,6 +398,15 @@ describe('Idempotency-Key', () => {
     expect((await api.get(`/api/v1/orders/${order.id}/refunds`)).json().data).toHaveLength(1);
   });
 
+  it('the same key for another order is 409, and refunds nothing there', async () => {
+    const [first, second] = [await paidOrder(), await paidOrder()];
+    const headers = { 'idempotency-key': `shared-${newId()}` };
+    expect((await refund(first.id, { amount: 5 }, headers)).statusCode).toBe(201);
+    const other = await refund(second.id, { amount: 5 }, headers);
+    expect(other.statusCode).toBe(409);
+    expect(await getOrder(second.id)).toMatchObject({ amount_refunded: 0 });
+  });
+
   it('re-renders the refund from its recorded id when the stored answer was lost', async () => {
     const order = await paidOrder();
     const key = `lost-${newId()}`;
