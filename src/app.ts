@@ -53,6 +53,8 @@ import {
   customerOrdersRoutes,
   type OrdersService,
   ordersRoutes,
+  type RefundGateway,
+  refundsRoutes,
 } from './modules/orders/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { createStoresService, type StoresService, storesRoutes } from './modules/stores/index.js';
@@ -81,6 +83,8 @@ export interface AppDeps {
   db: Db;
   logger: Logger;
   rateLimitStore: RateLimitStore;
+  /** Gateways of providers that hold the money, besides the built-in ones (tests add their own). */
+  refundGateways?: RefundGateway[];
 }
 
 export interface Services {
@@ -200,6 +204,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
+    refundGateways: [...(deps.refundGateways ?? [])],
   });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -292,6 +297,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(inventoryRoutes, { inventory: services.inventory });
       await v1.register(discountsRoutes, { discounts: services.discounts });
       await v1.register(ordersRoutes, { orders, editItems, stores });
+      await v1.register(refundsRoutes, { orders, stores });
       await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
     },
