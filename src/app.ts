@@ -48,6 +48,12 @@ import {
   type OrdersService,
   ordersRoutes,
 } from './modules/orders/index.js';
+import {
+  createPaymentsService,
+  type PaymentsService,
+  paymentsRoutes,
+  stripeWebhookRoutes,
+} from './modules/payments/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { createStoresService, type StoresService, storesRoutes } from './modules/stores/index.js';
 import {
@@ -91,6 +97,7 @@ export interface Services {
   analytics: AnalyticsService;
   wishlist: WishlistService;
   mobile: MobileService;
+  payments: PaymentsService;
 }
 
 export interface App {
@@ -210,6 +217,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger,
   });
   const analytics = createAnalyticsService({ db, stores });
+  const payments = createPaymentsService({
+    db,
+    stores,
+    orders,
+    appSecret: appSecretOf(config),
+    publicUrl: config.publicUrl,
+    stripe: config.stripe,
+    holdMinutes: config.paymentHoldMinutes,
+    logger: deps.logger,
+  });
   const services: Services = {
     stores,
     customers,
@@ -218,7 +235,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     categories,
     discounts,
     orders,
-    checkout: createCheckoutService({ db, stores, products, discounts, customers, orders }),
+    checkout: createCheckoutService({ db, stores, products, discounts, customers, orders, payments }),
+    payments,
     accounts,
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
@@ -285,6 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(ordersRoutes, { orders, editItems, stores });
       await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
+      await v1.register(paymentsRoutes, { payments });
     },
     { prefix: '/api/v1' },
   );
@@ -331,8 +350,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customerAuth,
     secureCookies,
   });
+  await server.register(stripeWebhookRoutes, { prefix: '/api/payments/stripe', payments });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',
+    payments,
     stores: services.stores,
     products: services.products,
     categories: services.categories,
