@@ -23,7 +23,13 @@ class OutsideTransactionsHttpClient extends Stripe.HttpClient {
   }
 
   override makeRequest(...args: RequestArgs) {
-    assertOutsideTransaction('a Stripe API call');
+    try {
+      assertOutsideTransaction('a Stripe API call');
+    } catch (error) {
+      // Rejected, not thrown: the SDK reports a rejection as the call's error (StripeConnectionError
+      // with this as its `detail`); a synchronous throw would escape its promise chain.
+      return Promise.reject(error);
+    }
     return this.inner.makeRequest(...args);
   }
 }
@@ -53,7 +59,10 @@ export function verifyStripeEvent(payload: string, signature: string, webhookSec
 /** Why a Stripe call failed, for logs and merchants: never the key. */
 export function stripeFailure(error: unknown): string {
   if (error instanceof Stripe.errors.StripeError) {
-    return `${error.type}${error.statusCode ? ` (HTTP ${error.statusCode})` : ''}: ${error.message}`;
+    const cause = (error.detail as { message?: unknown } | undefined)?.message;
+    return `${error.type}${error.statusCode ? ` (HTTP ${error.statusCode})` : ''}: ${error.message}${
+      typeof cause === 'string' ? ` (${cause})` : ''
+    }`;
   }
   return error instanceof Error ? error.message : String(error);
 }
