@@ -56,6 +56,12 @@ import {
   type RefundGateway,
   refundsRoutes,
 } from './modules/orders/index.js';
+import {
+  createPaymentsService,
+  type PaymentsService,
+  paymentsRoutes,
+  stripeWebhookRoutes,
+} from './modules/payments/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { createStoresService, type StoresService, storesRoutes } from './modules/stores/index.js';
 import {
@@ -102,6 +108,7 @@ export interface Services {
   analytics: AnalyticsService;
   wishlist: WishlistService;
   mobile: MobileService;
+  payments: PaymentsService;
 }
 
 export interface App {
@@ -222,7 +229,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger,
   });
   const analytics = createAnalyticsService({ db, stores, refundsBetween: orders.refundedBetween });
-  const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders });
+  const payments = createPaymentsService({
+    db,
+    stores,
+    orders,
+    appSecret: appSecretOf(config),
+    publicUrl: config.publicUrl,
+    stripe: config.stripe,
+    holdMinutes: config.paymentHoldMinutes,
+    logger: deps.logger,
+  });
+  const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders, payments });
   const services: Services = {
     stores,
     customers,
@@ -233,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     orders,
     checkout,
     carts: createCartsService({ db, stores, products, discounts, customers, checkout }),
+    payments,
     accounts,
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
@@ -300,6 +318,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(refundsRoutes, { orders, stores });
       await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
+      await v1.register(paymentsRoutes, { payments });
     },
     { prefix: '/api/v1' },
   );
@@ -354,8 +373,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customerAuth,
     secureCookies,
   });
+  await server.register(stripeWebhookRoutes, { prefix: '/api/payments/stripe', payments });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',
+    payments,
     stores: services.stores,
     products: services.products,
     categories: services.categories,

@@ -565,6 +565,36 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/payments/stripe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The store's Stripe connection (never its secrets) and the webhook URL to give Stripe
+     * @description Requires the `settings:read` scope.
+     */
+    get: operations['getStripeSettings'];
+    /**
+     * Connect Stripe: the secret and publishable keys and the webhook signing secret
+     * @description Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
+     *
+     *     Requires the `settings:write` scope.
+     */
+    put: operations['connectStripe'];
+    post?: never;
+    /**
+     * Disconnect Stripe: checkout no longer offers it; payments already started still settle
+     * @description Requires the `settings:write` scope.
+     */
+    delete: operations['disconnectStripe'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/auth/login': {
     parameters: {
       query?: never;
@@ -955,6 +985,13 @@ export interface components {
       /** Format: date-time */
       created_at: string;
       next_retry_at: string | null;
+    };
+    StripeSettings: {
+      enabled: boolean;
+      publishable_key: string | null;
+      secret_key_last4: string | null;
+      /** @description The URL to give Stripe's dashboard as the webhook endpoint */
+      webhook_url: string;
     };
     CustomerProfile: {
       id: string;
@@ -4835,6 +4872,223 @@ export interface operations {
       };
     };
   };
+  getStripeSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StripeSettings'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  connectStripe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The secret key (`sk_test_…`/`sk_live_…`, or a restricted `rk_…` key). Stored encrypted, never returned. */
+          secret_key: string;
+          /** @description `pk_test_…`/`pk_live_…` */
+          publishable_key: string;
+          /** @description The signing secret (`whsec_…`) of the webhook endpoint made in Stripe's dashboard for `webhook_url`. Stored encrypted, never returned. */
+          webhook_secret: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StripeSettings'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  disconnectStripe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   adminLogin: {
     parameters: {
       query?: never;
@@ -5359,6 +5613,8 @@ export interface operations {
             | 'customer:read'
             | 'customer:write'
             | 'mobile:write'
+            | 'settings:read'
+            | 'settings:write'
           )[];
         };
       };
