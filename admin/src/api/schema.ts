@@ -984,6 +984,8 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
+        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
+        cursor?: string;
         /** @description Matches e-mail or name, case-insensitive */
         q?: string;
       };
@@ -1009,6 +1011,7 @@ export interface operations {
                 total_pages: number;
                 has_next: boolean;
                 has_prev: boolean;
+                next_cursor: string | null;
               };
             };
           };
@@ -1128,6 +1131,8 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
+        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
+        cursor?: string;
         status?: 'active' | 'draft' | 'archived';
         category_id?: string;
         /** @description Matches name or SKU, case-insensitive */
@@ -1155,6 +1160,7 @@ export interface operations {
                 total_pages: number;
                 has_next: boolean;
                 has_prev: boolean;
+                next_cursor: string | null;
               };
             };
           };
@@ -2774,8 +2780,17 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
+        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
+        cursor?: string;
         status?: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
-        payment_status?: 'unpaid' | 'partially_paid' | 'paid' | 'refund_due';
+        payment_status?:
+          | 'unpaid'
+          | 'pending'
+          | 'partially_paid'
+          | 'paid'
+          | 'partially_refunded'
+          | 'refunded'
+          | 'refund_due';
         fulfillment_status?: 'unfulfilled' | 'fulfilled';
         customer_id?: string;
         /** @description Inclusive, ISO 8601 */
@@ -2807,6 +2822,7 @@ export interface operations {
                 total_pages: number;
                 has_next: boolean;
                 has_prev: boolean;
+                next_cursor: string | null;
               };
             };
           };
