@@ -6,6 +6,12 @@ import type { Config } from './config.js';
 import { adminDashboardRoutes, adminRoutes, createAdminService } from './modules/admin/index.js';
 import { type AnalyticsService, analyticsRoutes, createAnalyticsService } from './modules/analytics/index.js';
 import {
+  type CartsService,
+  cartsRoutes,
+  createCartsService,
+  customerCartRoutes,
+} from './modules/carts/index.js';
+import {
   type CategoriesService,
   categoriesRoutes,
   createCategoriesService,
@@ -47,7 +53,15 @@ import {
   customerOrdersRoutes,
   type OrdersService,
   ordersRoutes,
+  type RefundGateway,
+  refundsRoutes,
 } from './modules/orders/index.js';
+import {
+  createPaymentsService,
+  type PaymentsService,
+  paymentsRoutes,
+  stripeWebhookRoutes,
+} from './modules/payments/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { createStoresService, type StoresService, storesRoutes } from './modules/stores/index.js';
 import {
@@ -76,6 +90,8 @@ export interface AppDeps {
   db: Db;
   logger: Logger;
   rateLimitStore: RateLimitStore;
+  /** Gateways of providers that hold the money, besides the built-in ones (tests add their own). */
+  refundGateways?: RefundGateway[];
 }
 
 export interface Services {
@@ -87,11 +103,13 @@ export interface Services {
   discounts: DiscountsService;
   orders: OrdersService;
   checkout: CheckoutService;
+  carts: CartsService;
   webhooks: WebhooksService;
   accounts: CustomerAccountsService;
   analytics: AnalyticsService;
   wishlist: WishlistService;
   mobile: MobileService;
+  payments: PaymentsService;
 }
 
 export interface App {
@@ -194,6 +212,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
+    refundGateways: [...(deps.refundGateways ?? [])],
   });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -210,7 +229,18 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     appSecret: appSecretOf(config),
     logger: deps.logger,
   });
-  const analytics = createAnalyticsService({ db, stores });
+  const analytics = createAnalyticsService({ db, stores, refundsBetween: orders.refundedBetween });
+  const payments = createPaymentsService({
+    db,
+    stores,
+    orders,
+    appSecret: appSecretOf(config),
+    publicUrl: config.publicUrl,
+    stripe: config.stripe,
+    holdMinutes: config.paymentHoldMinutes,
+    logger: deps.logger,
+  });
+  const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders, payments });
   const services: Services = {
     stores,
     customers,
@@ -219,7 +249,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     categories,
     discounts,
     orders,
-    checkout: createCheckoutService({ db, stores, products, discounts, customers, orders }),
+    checkout,
+    carts: createCartsService({ db, stores, products, discounts, customers, checkout }),
+    payments,
     accounts,
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
@@ -285,8 +317,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(inventoryRoutes, { inventory: services.inventory });
       await v1.register(discountsRoutes, { discounts: services.discounts });
       await v1.register(ordersRoutes, { orders, editItems, stores, cursors });
+      await v1.register(refundsRoutes, { orders, stores });
       await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
+      await v1.register(paymentsRoutes, { payments });
     },
     { prefix: '/api/v1' },
   );
@@ -320,6 +354,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await account.register(customerLogoutRoutes, { accounts: services.accounts, secureCookies });
         await account.register(customerOrdersRoutes, { orders });
         await account.register(wishlistRoutes, { wishlist: services.wishlist });
+        await account.register(customerCartRoutes, { carts: services.carts });
       },
       { prefix: '/api/customer' },
     );
@@ -333,8 +368,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customerAuth,
     secureCookies,
   });
+  await server.register(cartsRoutes, {
+    prefix: '/api/storefront',
+    stores,
+    carts: services.carts,
+    customerAuth,
+    secureCookies,
+  });
+  await server.register(stripeWebhookRoutes, { prefix: '/api/payments/stripe', payments });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',
+    payments,
     stores: services.stores,
     products: services.products,
     categories: services.categories,

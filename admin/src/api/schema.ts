@@ -387,6 +387,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/orders/{id}/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an order's refunds, newest first
+     * @description Requires the `orders:read` scope.
+     */
+    get: operations['listRefunds'];
+    put?: never;
+    /**
+     * Refund part or all of what was paid, optionally returning units to stock
+     * @description `amount` is at most what was paid minus what was refunded or is pending (else 400); an unpaid order is 409, and so is restock on a cancelled order (its stock was settled when it was cancelled). Orders paid with `manual`, `test_card` or any method without a provider are recorded at once (`succeeded`). A provider's order (Stripe) is refunded through its API after the refund is written `pending` (reserving its amount and units), with the refund id as idempotency key: the answer is the refund as the provider left it — `succeeded` (applied), `failed` (released, nothing restocked) or `pending` (settled when the provider reports it). Restocked units go back at success only. The order's `amount_refunded` and `payment_status` (`partially_refunded`, `refunded`) follow; `order.refunded` is sent.
+     *
+     *     Requires the `orders:write` scope.
+     */
+    post: operations['createRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/analytics': {
     parameters: {
       query?: never;
@@ -534,6 +560,36 @@ export interface paths {
      */
     post: operations['retryWebhookDelivery'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/payments/stripe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The store's Stripe connection (never its secrets) and the webhook URL to give Stripe
+     * @description Requires the `settings:read` scope.
+     */
+    get: operations['getStripeSettings'];
+    /**
+     * Connect Stripe: the secret and publishable keys and the webhook signing secret
+     * @description Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
+     *
+     *     Requires the `settings:write` scope.
+     */
+    put: operations['connectStripe'];
+    post?: never;
+    /**
+     * Disconnect Stripe: checkout no longer offers it; payments already started still settle
+     * @description Requires the `settings:write` scope.
+     */
+    delete: operations['disconnectStripe'];
     options?: never;
     head?: never;
     patch?: never;
@@ -797,6 +853,8 @@ export interface components {
       tax_amount: number;
       total: number;
       amount_paid: number;
+      /** @description Refunds that succeeded; a pending refund is not counted yet */
+      amount_refunded: number;
       /** @description total − amount_paid; negative when a refund is due */
       balance_due: number;
       item_count: number;
@@ -825,6 +883,8 @@ export interface components {
       tax_amount: number;
       total: number;
       amount_paid: number;
+      /** @description Refunds that succeeded; a pending refund is not counted yet */
+      amount_refunded: number;
       /** @description total − amount_paid; negative when a refund is due */
       balance_due: number;
       coupon_code: string | null;
@@ -875,6 +935,25 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    Refund: {
+      id: string;
+      order_id: string;
+      amount: number;
+      currency: string;
+      reason: string | null;
+      /** @description pending: sent to the provider, not confirmed yet (its amount stays reserved); failed: refused by the provider (nothing refunded, nothing restocked) */
+      status: 'succeeded' | 'pending' | 'failed';
+      /** @description manual, test_card or stripe */
+      provider: string;
+      provider_refund_id: string | null;
+      failure_reason: string | null;
+      restocked: {
+        line_item_id: string;
+        quantity: number;
+      }[];
+      /** Format: date-time */
+      created_at: string;
+    };
     Webhook: {
       id: string;
       url: string;
@@ -907,6 +986,13 @@ export interface components {
       created_at: string;
       next_retry_at: string | null;
     };
+    StripeSettings: {
+      enabled: boolean;
+      publishable_key: string | null;
+      secret_key_last4: string | null;
+      /** @description The URL to give Stripe's dashboard as the webhook endpoint */
+      webhook_url: string;
+    };
     CustomerProfile: {
       id: string;
       email: string;
@@ -929,6 +1015,7 @@ export interface components {
       taxAmount: number;
       total: number;
       amountPaid: number;
+      amountRefunded: number;
       balanceDue: number;
       couponCode: string | null;
       paymentMethod: string | null;
@@ -3617,6 +3704,199 @@ export interface operations {
       };
     };
   };
+  listRefunds: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Refund'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Positive, in the order's currency; at most what was paid minus what was refunded (or is pending) */
+          amount: string | number;
+          reason?: string | null;
+          /** @description Units to put back into stock (history reason `refund`); at most what the line bought minus what earlier refunds restocked */
+          restock?: {
+            line_item_id: string;
+            quantity: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Refund'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   getAnalytics: {
     parameters: {
       query?: {
@@ -3664,6 +3944,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
+                refunds: number;
+                /** @description revenue − refunds */
+                net_revenue: number;
                 /** @description Customers whose first order (not cancelled) falls in the period */
                 new_customers: number;
                 /** @description Customers with an order in the period and one before it (not cancelled) */
@@ -3685,6 +3969,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
+                refunds: number;
+                /** @description revenue − refunds */
+                net_revenue: number;
                 /** @description Customers whose first order (not cancelled) falls in the period */
                 new_customers: number;
                 /** @description Customers with an order in the period and one before it (not cancelled) */
@@ -3848,6 +4136,7 @@ export interface operations {
             | 'order.paid'
             | 'order.updated'
             | 'order.cancelled'
+            | 'order.refunded'
             | 'product.low_stock'
             | 'product.out_of_stock'
             | '*'
@@ -4120,6 +4409,7 @@ export interface operations {
             | 'order.paid'
             | 'order.updated'
             | 'order.cancelled'
+            | 'order.refunded'
             | 'product.low_stock'
             | 'product.out_of_stock'
             | '*'
@@ -4411,6 +4701,7 @@ export interface operations {
             | 'order.paid'
             | 'order.updated'
             | 'order.cancelled'
+            | 'order.refunded'
             | 'product.low_stock'
             | 'product.out_of_stock';
         };
@@ -4554,6 +4845,223 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getStripeSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StripeSettings'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  connectStripe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The secret key (`sk_test_…`/`sk_live_…`, or a restricted `rk_…` key). Stored encrypted, never returned. */
+          secret_key: string;
+          /** @description `pk_test_…`/`pk_live_…` */
+          publishable_key: string;
+          /** @description The signing secret (`whsec_…`) of the webhook endpoint made in Stripe's dashboard for `webhook_url`. Stored encrypted, never returned. */
+          webhook_secret: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StripeSettings'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  disconnectStripe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -5114,6 +5622,8 @@ export interface operations {
             | 'customer:read'
             | 'customer:write'
             | 'mobile:write'
+            | 'settings:read'
+            | 'settings:write'
           )[];
         };
       };

@@ -386,6 +386,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/orders/{id}/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an order's refunds, newest first
+     * @description Requires the `orders:read` scope.
+     */
+    get: operations['listRefunds'];
+    put?: never;
+    /**
+     * Refund part or all of what was paid, optionally returning units to stock
+     * @description `amount` is at most what was paid minus what was refunded or is pending (else 400); an unpaid order is 409, and so is restock on a cancelled order (its stock was settled when it was cancelled). Orders paid with `manual`, `test_card` or any method without a provider are recorded at once (`succeeded`). A provider's order (Stripe) is refunded through its API after the refund is written `pending` (reserving its amount and units), with the refund id as idempotency key: the answer is the refund as the provider left it — `succeeded` (applied), `failed` (released, nothing restocked) or `pending` (settled when the provider reports it). Restocked units go back at success only. The order's `amount_refunded` and `payment_status` (`partially_refunded`, `refunded`) follow; `order.refunded` is sent.
+     *
+     *     Requires the `orders:write` scope.
+     */
+    post: operations['createRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/analytics': {
     parameters: {
       query?: never;
@@ -533,6 +559,36 @@ export interface paths {
      */
     post: operations['retryWebhookDelivery'];
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/payments/stripe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The store's Stripe connection (never its secrets) and the webhook URL to give Stripe
+     * @description Requires the `settings:read` scope.
+     */
+    get: operations['getStripeSettings'];
+    /**
+     * Connect Stripe: the secret and publishable keys and the webhook signing secret
+     * @description Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
+     *
+     *     Requires the `settings:write` scope.
+     */
+    put: operations['connectStripe'];
+    post?: never;
+    /**
+     * Disconnect Stripe: checkout no longer offers it; payments already started still settle
+     * @description Requires the `settings:write` scope.
+     */
+    delete: operations['disconnectStripe'];
     options?: never;
     head?: never;
     patch?: never;
@@ -736,6 +792,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/customer/cart': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My latest open cart (404 when I have none) */
+    get: operations['getMyCart'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/mobile/device/register': {
     parameters: {
       query?: never;
@@ -802,9 +875,108 @@ export interface paths {
     put?: never;
     /**
      * Place an order
-     * @description One transaction: stock is taken atomically (409 insufficient_stock when short), the coupon use is counted, the payment is taken. `manual` leaves the order pending and unpaid; `test_card` with `tok_visa` pays it, `tok_decline` is 402 and nothing is created. Honours `Idempotency-Key`.
+     * @description One transaction: stock is taken atomically (409 insufficient_stock when short), the coupon use is counted, the payment is taken. `manual` leaves the order pending and unpaid; `test_card` with `tok_visa` pays it, `tok_decline` is 402 and nothing is created. `stripe` (400 unless the store connected Stripe) leaves the order pending with payment_status `pending` and its stock held, then, after commit, creates a Stripe PaymentIntent: the order carries `payment` with its `clientSecret` for Stripe's Payment Element. The order is paid by Stripe's webhook, or cancelled when the payment fails or is not made within `PAYMENT_HOLD_MINUTES`. When Stripe cannot be reached the answer is 503 and the order is cancelled, its stock released. Honours `Idempotency-Key`.
      */
     post: operations['checkout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/storefront/{slug}/carts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a cart (optionally with lines and an e-mail)
+     * @description The answer holds the cart id: an unguessable token that is the only permission the cart needs. Lines of the same product and variant merge. Nothing is reserved: a quantity above the tracked stock is 409 `insufficient_stock`; an unknown, draft or archived product is 400.
+     */
+    post: operations['createCart'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/storefront/{slug}/carts/{cartId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A cart, priced from the current catalogue and discounts
+     * @description Unknown or expired (30 days after its last change) carts are 404.
+     */
+    get: operations['getCart'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Set the e-mail, shipping address or coupon (`couponCode: null` removes it)
+     * @description A coupon that does not apply to the cart is 400 naming why.
+     */
+    patch: operations['updateCart'];
+    trace?: never;
+  };
+  '/api/storefront/{slug}/carts/{cartId}/items': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Add a line (the same product and variant merge into one line) */
+    post: operations['addCartItem'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/storefront/{slug}/carts/{cartId}/items/{itemId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a line */
+    delete: operations['removeCartItem'];
+    options?: never;
+    head?: never;
+    /** Set a line's quantity (0 removes it) */
+    patch: operations['updateCartItem'];
+    trace?: never;
+  };
+  '/api/storefront/{slug}/carts/{cartId}/complete': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Turn the cart into an order (exactly once)
+     * @description As POST /checkout with the cart's lines, e-mail, address and coupon: 201 with the order; `tok_decline` is 402 and nothing is created (the cart stays open). A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.
+     */
+    post: operations['completeCart'];
     delete?: never;
     options?: never;
     head?: never;
@@ -818,7 +990,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Store name, logo, colours and currency */
+    /** Store name, logo, colours, currency and the payment methods checkout takes */
     get: operations['getStorefrontConfig'];
     put?: never;
     post?: never;
@@ -1051,6 +1223,8 @@ export interface components {
       tax_amount: number;
       total: number;
       amount_paid: number;
+      /** @description Refunds that succeeded; a pending refund is not counted yet */
+      amount_refunded: number;
       /** @description total − amount_paid; negative when a refund is due */
       balance_due: number;
       item_count: number;
@@ -1079,6 +1253,8 @@ export interface components {
       tax_amount: number;
       total: number;
       amount_paid: number;
+      /** @description Refunds that succeeded; a pending refund is not counted yet */
+      amount_refunded: number;
       /** @description total − amount_paid; negative when a refund is due */
       balance_due: number;
       coupon_code: string | null;
@@ -1129,6 +1305,25 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    Refund: {
+      id: string;
+      order_id: string;
+      amount: number;
+      currency: string;
+      reason: string | null;
+      /** @description pending: sent to the provider, not confirmed yet (its amount stays reserved); failed: refused by the provider (nothing refunded, nothing restocked) */
+      status: 'succeeded' | 'pending' | 'failed';
+      /** @description manual, test_card or stripe */
+      provider: string;
+      provider_refund_id: string | null;
+      failure_reason: string | null;
+      restocked: {
+        line_item_id: string;
+        quantity: number;
+      }[];
+      /** Format: date-time */
+      created_at: string;
+    };
     Webhook: {
       id: string;
       url: string;
@@ -1161,6 +1356,13 @@ export interface components {
       created_at: string;
       next_retry_at: string | null;
     };
+    StripeSettings: {
+      enabled: boolean;
+      publishable_key: string | null;
+      secret_key_last4: string | null;
+      /** @description The URL to give Stripe's dashboard as the webhook endpoint */
+      webhook_url: string;
+    };
     CustomerProfile: {
       id: string;
       email: string;
@@ -1183,6 +1385,7 @@ export interface components {
       taxAmount: number;
       total: number;
       amountPaid: number;
+      amountRefunded: number;
       balanceDue: number;
       couponCode: string | null;
       paymentMethod: string | null;
@@ -3871,6 +4074,199 @@ export interface operations {
       };
     };
   };
+  listRefunds: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Refund'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Positive, in the order's currency; at most what was paid minus what was refunded (or is pending) */
+          amount: string | number;
+          reason?: string | null;
+          /** @description Units to put back into stock (history reason `refund`); at most what the line bought minus what earlier refunds restocked */
+          restock?: {
+            line_item_id: string;
+            quantity: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Refund'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   getAnalytics: {
     parameters: {
       query?: {
@@ -3918,6 +4314,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
+                refunds: number;
+                /** @description revenue − refunds */
+                net_revenue: number;
                 /** @description Customers whose first order (not cancelled) falls in the period */
                 new_customers: number;
                 /** @description Customers with an order in the period and one before it (not cancelled) */
@@ -3939,6 +4339,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
+                refunds: number;
+                /** @description revenue − refunds */
+                net_revenue: number;
                 /** @description Customers whose first order (not cancelled) falls in the period */
                 new_customers: number;
                 /** @description Customers with an order in the period and one before it (not cancelled) */
@@ -4102,6 +4506,7 @@ export interface operations {
             | 'order.paid'
             | 'order.updated'
             | 'order.cancelled'
+            | 'order.refunded'
             | 'product.low_stock'
             | 'product.out_of_stock'
             | '*'
@@ -4374,6 +4779,7 @@ export interface operations {
             | 'order.paid'
             | 'order.updated'
             | 'order.cancelled'
+            | 'order.refunded'
             | 'product.low_stock'
             | 'product.out_of_stock'
             | '*'
@@ -4665,6 +5071,7 @@ export interface operations {
             | 'order.paid'
             | 'order.updated'
             | 'order.cancelled'
+            | 'order.refunded'
             | 'product.low_stock'
             | 'product.out_of_stock';
         };
@@ -4808,6 +5215,223 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getStripeSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StripeSettings'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  connectStripe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The secret key (`sk_test_…`/`sk_live_…`, or a restricted `rk_…` key). Stored encrypted, never returned. */
+          secret_key: string;
+          /** @description `pk_test_…`/`pk_live_…` */
+          publishable_key: string;
+          /** @description The signing secret (`whsec_…`) of the webhook endpoint made in Stripe's dashboard for `webhook_url`. Stored encrypted, never returned. */
+          webhook_secret: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StripeSettings'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  disconnectStripe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -6060,6 +6684,105 @@ export interface operations {
       };
     };
   };
+  getMyCart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description An unguessable token: whoever holds it may use the cart */
+              id: string;
+              currency: string;
+              items: {
+                id: string;
+                productId: string;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                image: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+                inStock: boolean;
+              }[];
+              itemCount: number;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              couponCode: string | null;
+              email: string | null;
+              shippingAddress: {
+                firstName?: string | null;
+                lastName?: string | null;
+                line1: string;
+                line2?: string | null;
+                city: string;
+                region?: string | null;
+                postalCode: string;
+                country: string;
+                phone?: string | null;
+              } | null;
+              customerId: string | null;
+              /** Format: date-time */
+              updatedAt: string;
+              /** Format: date-time */
+              expiresAt: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   registerDevice: {
     parameters: {
       query?: never;
@@ -6352,7 +7075,7 @@ export interface operations {
             phone?: string | null;
           } | null;
           couponCode?: string | null;
-          paymentMethod: 'manual' | 'test_card';
+          paymentMethod: 'manual' | 'test_card' | 'stripe';
           cardToken?: string | null;
           notes?: string | null;
         };
@@ -6488,13 +7211,1055 @@ export interface operations {
             phone?: string | null;
           } | null;
           couponCode?: string | null;
-          paymentMethod: 'manual' | 'test_card';
+          paymentMethod: 'manual' | 'test_card' | 'stripe';
           cardToken?: string | null;
           notes?: string | null;
         };
       };
     };
     responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              orderNumber: string;
+              status: string;
+              paymentStatus: string;
+              fulfillmentStatus: string;
+              currency: string;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              amountPaid: number;
+              amountRefunded: number;
+              balanceDue: number;
+              couponCode: string | null;
+              paymentMethod: string | null;
+              email: string;
+              shippingAddress: {
+                firstName: string | null;
+                lastName: string | null;
+                line1: string;
+                line2: string | null;
+                city: string;
+                region: string | null;
+                postalCode: string;
+                country: string;
+                phone: string | null;
+              } | null;
+              lineItems: {
+                id: string;
+                productId: string | null;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+              }[];
+              shipments: {
+                carrier: string | null;
+                trackingNumber: string | null;
+                trackingUrl: string | null;
+                /** Format: date-time */
+                shippedAt: string;
+              }[];
+              cancelReason: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+              payment?: {
+                /** @enum {string} */
+                provider: 'stripe';
+                paymentIntentId: string;
+                /** @description Confirms the PaymentIntent in the browser (Stripe's Payment Element) */
+                clientSecret: string;
+                publishableKey: string;
+                /** @enum {string} */
+                status: 'requires_payment';
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payment_declined`: the payment was declined; nothing was created */
+      402: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the payment provider (Stripe) cannot be reached; the order was cancelled and its stock released */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createCart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          items?: {
+            productId: string;
+            variantId?: string | null;
+            quantity: number;
+          }[];
+          email?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description An unguessable token: whoever holds it may use the cart */
+              id: string;
+              currency: string;
+              items: {
+                id: string;
+                productId: string;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                image: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+                inStock: boolean;
+              }[];
+              itemCount: number;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              couponCode: string | null;
+              email: string | null;
+              shippingAddress: {
+                firstName?: string | null;
+                lastName?: string | null;
+                line1: string;
+                line2?: string | null;
+                city: string;
+                region?: string | null;
+                postalCode: string;
+                country: string;
+                phone?: string | null;
+              } | null;
+              customerId: string | null;
+              /** Format: date-time */
+              updatedAt: string;
+              /** Format: date-time */
+              expiresAt: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getCart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+        cartId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description An unguessable token: whoever holds it may use the cart */
+              id: string;
+              currency: string;
+              items: {
+                id: string;
+                productId: string;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                image: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+                inStock: boolean;
+              }[];
+              itemCount: number;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              couponCode: string | null;
+              email: string | null;
+              shippingAddress: {
+                firstName?: string | null;
+                lastName?: string | null;
+                line1: string;
+                line2?: string | null;
+                city: string;
+                region?: string | null;
+                postalCode: string;
+                country: string;
+                phone?: string | null;
+              } | null;
+              customerId: string | null;
+              /** Format: date-time */
+              updatedAt: string;
+              /** Format: date-time */
+              expiresAt: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateCart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+        cartId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email?: string | null;
+          shippingAddress?: {
+            firstName?: string | null;
+            lastName?: string | null;
+            line1: string;
+            line2?: string | null;
+            city: string;
+            region?: string | null;
+            postalCode: string;
+            /** @description ISO 3166-1 alpha-2 code */
+            country: string;
+            phone?: string | null;
+          } | null;
+          couponCode?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description An unguessable token: whoever holds it may use the cart */
+              id: string;
+              currency: string;
+              items: {
+                id: string;
+                productId: string;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                image: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+                inStock: boolean;
+              }[];
+              itemCount: number;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              couponCode: string | null;
+              email: string | null;
+              shippingAddress: {
+                firstName?: string | null;
+                lastName?: string | null;
+                line1: string;
+                line2?: string | null;
+                city: string;
+                region?: string | null;
+                postalCode: string;
+                country: string;
+                phone?: string | null;
+              } | null;
+              customerId: string | null;
+              /** Format: date-time */
+              updatedAt: string;
+              /** Format: date-time */
+              expiresAt: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  addCartItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+        cartId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          productId: string;
+          variantId?: string | null;
+          quantity: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description An unguessable token: whoever holds it may use the cart */
+              id: string;
+              currency: string;
+              items: {
+                id: string;
+                productId: string;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                image: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+                inStock: boolean;
+              }[];
+              itemCount: number;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              couponCode: string | null;
+              email: string | null;
+              shippingAddress: {
+                firstName?: string | null;
+                lastName?: string | null;
+                line1: string;
+                line2?: string | null;
+                city: string;
+                region?: string | null;
+                postalCode: string;
+                country: string;
+                phone?: string | null;
+              } | null;
+              customerId: string | null;
+              /** Format: date-time */
+              updatedAt: string;
+              /** Format: date-time */
+              expiresAt: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  removeCartItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+        cartId: string;
+        itemId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description An unguessable token: whoever holds it may use the cart */
+              id: string;
+              currency: string;
+              items: {
+                id: string;
+                productId: string;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                image: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+                inStock: boolean;
+              }[];
+              itemCount: number;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              couponCode: string | null;
+              email: string | null;
+              shippingAddress: {
+                firstName?: string | null;
+                lastName?: string | null;
+                line1: string;
+                line2?: string | null;
+                city: string;
+                region?: string | null;
+                postalCode: string;
+                country: string;
+                phone?: string | null;
+              } | null;
+              customerId: string | null;
+              /** Format: date-time */
+              updatedAt: string;
+              /** Format: date-time */
+              expiresAt: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateCartItem: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+        cartId: string;
+        itemId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description 0 removes the line */
+          quantity: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description An unguessable token: whoever holds it may use the cart */
+              id: string;
+              currency: string;
+              items: {
+                id: string;
+                productId: string;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                image: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+                inStock: boolean;
+              }[];
+              itemCount: number;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              couponCode: string | null;
+              email: string | null;
+              shippingAddress: {
+                firstName?: string | null;
+                lastName?: string | null;
+                line1: string;
+                line2?: string | null;
+                city: string;
+                region?: string | null;
+                postalCode: string;
+                country: string;
+                phone?: string | null;
+              } | null;
+              customerId: string | null;
+              /** Format: date-time */
+              updatedAt: string;
+              /** Format: date-time */
+              expiresAt: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  completeCart: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+        cartId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          paymentMethod: 'manual' | 'test_card' | 'stripe';
+          cardToken?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['CustomerOrder'];
+          };
+        };
+      };
       /** @description Default Response */
       201: {
         headers: {
@@ -6619,6 +8384,10 @@ export interface operations {
                 text: string;
               };
               currency: string;
+              payments: {
+                methods: ('manual' | 'test_card' | 'stripe')[];
+                stripePublishableKey?: string;
+              };
             };
           };
         };
@@ -7005,6 +8774,7 @@ export const IDEMPOTENT_OPERATIONS: readonly string[] = [
   'POST /api/v1/products',
   'POST /api/v1/discounts',
   'POST /api/v1/orders',
+  'POST /api/v1/orders/{id}/refunds',
   'POST /api/v1/webhooks',
   'POST /api/storefront/{slug}/checkout',
 ];
