@@ -221,7 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     appSecret: appSecretOf(config),
     logger: deps.logger,
   });
-  const analytics = createAnalyticsService({ db, stores });
+  const analytics = createAnalyticsService({ db, stores, refundsBetween: orders.refundedBetween });
   const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders });
   const services: Services = {
     stores,

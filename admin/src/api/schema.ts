@@ -3898,6 +3898,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
+                refunds: number;
+                /** @description revenue − refunds */
+                net_revenue: number;
                 /** @description Customers whose first order (not cancelled) falls in the period */
                 new_customers: number;
                 /** @description Customers with an order in the period and one before it (not cancelled) */
@@ -3919,6 +3923,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
+                refunds: number;
+                /** @description revenue − refunds */
+                net_revenue: number;
                 /** @description Customers whose first order (not cancelled) falls in the period */
                 new_customers: number;
                 /** @description Customers with an order in the period and one before it (not cancelled) */

@@ -203,7 +203,7 @@ export async function listOrders(
   return { rows, total: Number(count.total) };
 }
 
-/** Orders count and money spent (paid, on orders not cancelled) per customer. */
+/** Orders count and money spent (paid minus refunded, on orders not cancelled) per customer. */
 export async function customerTotals(db: Executor, storeId: string, customerIds: string[]) {
   const totals = new Map<string, { orders_count: number; total_spent: number }>();
   if (customerIds.length === 0) return totals;
@@ -212,7 +212,9 @@ export async function customerTotals(db: Executor, storeId: string, customerIds:
     .select((eb) => [
       'customer_id',
       eb.fn.countAll<number>().as('orders_count'),
-      sql<number>`COALESCE(sum(amount_paid) FILTER (WHERE status <> 'cancelled'), 0)`.as('total_spent'),
+      sql<number>`COALESCE(sum(amount_paid - amount_refunded) FILTER (WHERE status <> 'cancelled'), 0)`.as(
+        'total_spent',
+      ),
     ])
     .where('store_id', '=', storeId)
     .where('customer_id', 'in', customerIds)
@@ -235,13 +237,13 @@ export async function customerTotals(db: Executor, storeId: string, customerIds:
  * from the counter, advances it once, and updates the buyers' stats once at the end.
  */
 
-type ColumnTypes<T> = ReadonlyArray<readonly [column: keyof T & string, pgArrayType: string]>;
+export type ColumnTypes<T> = ReadonlyArray<readonly [column: keyof T & string, pgArrayType: string]>;
 
 /**
  * `INSERT INTO table (…) SELECT * FROM unnest($1::type[], …)`: one array parameter per column, so a
  * statement of any number of rows has a fixed, small number of parameters and one short plan.
  */
-async function insertByColumns<T extends object>(
+export async function insertByColumns<T extends object>(
   db: Executor,
   table: string,
   columns: ColumnTypes<T>,
@@ -275,6 +277,7 @@ const ORDER_COLUMNS: ColumnTypes<Insertable<OrdersTable>> = [
   ['tax_amount', 'bigint[]'],
   ['total', 'bigint[]'],
   ['amount_paid', 'bigint[]'],
+  ['amount_refunded', 'bigint[]'],
   ['coupon_code', 'text[]'],
   ['discount_id', 'uuid[]'],
   ['payment_method', 'text[]'],
@@ -371,7 +374,7 @@ export async function addCustomerStatsOfOrders(db: Executor, storeId: string, fr
     SET orders_count = c.orders_count + s.orders, total_spent = c.total_spent + s.spent
     FROM (
       SELECT customer_id, count(*)::int AS orders,
-        COALESCE(sum(amount_paid) FILTER (WHERE status <> 'cancelled'), 0) AS spent
+        COALESCE(sum(amount_paid - amount_refunded) FILTER (WHERE status <> 'cancelled'), 0) AS spent
       FROM orders
       WHERE store_id = ${storeId} AND order_number BETWEEN ${from} AND ${to} AND customer_id IS NOT NULL
       GROUP BY customer_id
