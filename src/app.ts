@@ -56,6 +56,12 @@ import {
   type RefundGateway,
   refundsRoutes,
 } from './modules/orders/index.js';
+import {
+  createPaymentsService,
+  type PaymentsService,
+  paymentsRoutes,
+  stripeWebhookRoutes,
+} from './modules/payments/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { createStoresService, type StoresService, storesRoutes } from './modules/stores/index.js';
 import {
@@ -66,6 +72,7 @@ import {
 } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService, wishlistRoutes } from './modules/wishlist/index.js';
 import type { Db } from './platform/db/database.js';
+import { createCursorCodec } from './platform/http/cursor.js';
 import { installCustomerAuth } from './platform/http/customer-auth.js';
 import { installIdempotency } from './platform/http/idempotency.js';
 import { installMerchantAuth } from './platform/http/merchant-auth.js';
@@ -102,6 +109,7 @@ export interface Services {
   analytics: AnalyticsService;
   wishlist: WishlistService;
   mobile: MobileService;
+  payments: PaymentsService;
 }
 
 export interface App {
@@ -222,7 +230,17 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger,
   });
   const analytics = createAnalyticsService({ db, stores, refundsBetween: orders.refundedBetween });
-  const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders });
+  const payments = createPaymentsService({
+    db,
+    stores,
+    orders,
+    appSecret: appSecretOf(config),
+    publicUrl: config.publicUrl,
+    stripe: config.stripe,
+    holdMinutes: config.paymentHoldMinutes,
+    logger: deps.logger,
+  });
+  const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders, payments });
   const services: Services = {
     stores,
     customers,
@@ -233,6 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     orders,
     checkout,
     carts: createCartsService({ db, stores, products, discounts, customers, checkout }),
+    payments,
     accounts,
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
@@ -282,6 +301,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
   const trustedOrigins = trustedOriginsOf(config.publicUrl);
+  const cursors = createCursorCodec(appSecretOf(config));
   const merchantAuth = {
     resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
     rateLimit: { store: deps.rateLimitStore, perMinute: config.rateLimitPerMinute },
@@ -291,15 +311,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     async (v1) => {
       installMerchantAuth(v1, merchantAuth);
       installIdempotency(v1, db);
-      await v1.register(customersRoutes, { customers: services.customers });
-      await v1.register(productsRoutes, { products: services.products });
+      await v1.register(customersRoutes, { customers: services.customers, cursors });
+      await v1.register(productsRoutes, { products: services.products, cursors });
       await v1.register(categoriesRoutes, { categories: services.categories });
       await v1.register(inventoryRoutes, { inventory: services.inventory });
       await v1.register(discountsRoutes, { discounts: services.discounts });
-      await v1.register(ordersRoutes, { orders, editItems, stores });
+      await v1.register(ordersRoutes, { orders, editItems, stores, cursors });
       await v1.register(refundsRoutes, { orders, stores });
       await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
+      await v1.register(paymentsRoutes, { payments });
     },
     { prefix: '/api/v1' },
   );
@@ -354,8 +375,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customerAuth,
     secureCookies,
   });
+  await server.register(stripeWebhookRoutes, { prefix: '/api/payments/stripe', payments });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',
+    payments,
     stores: services.stores,
     products: services.products,
     categories: services.categories,

@@ -33,6 +33,10 @@ export interface Config {
   fcm: FcmConfig | undefined;
   /** Bounds on slow and numerous clients (see HttpLimits). */
   httpLimits: HttpLimits;
+  /** STRIPE_API_BASE (Stripe's own by default) and STRIPE_TIMEOUT_MS: where and how long the SDK calls. */
+  stripe: { apiBase: string; timeoutMs: number };
+  /** PAYMENT_HOLD_MINUTES: how long an order waiting for a card payment holds its stock (fractions allowed). */
+  paymentHoldMinutes: number;
 }
 
 /** How long a client may take and how many connections it may hold (README: Security). */
@@ -248,6 +252,17 @@ function httpLimits(env: Env, trustProxy: boolean): HttpLimits {
   };
 }
 
+/** A positive decimal number (PAYMENT_HOLD_MINUTES may be a fraction, so tests can wait seconds). */
+function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw))
+    throw new ConfigError(name, `must be a number such as 30 or 0.5, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
@@ -322,6 +337,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     media,
     fcm: fcm(env),
     httpLimits: httpLimits(env, trustProxy),
+    stripe: {
+      apiBase: (url(env, 'STRIPE_API_BASE', ['http:', 'https:']) ?? 'https://api.stripe.com').replace(
+        /\/+$/,
+        '',
+      ),
+      timeoutMs: integer(env, 'STRIPE_TIMEOUT_MS', 10_000, 100, 120_000),
+    },
+    paymentHoldMinutes: decimal(env, 'PAYMENT_HOLD_MINUTES', 30, 0.01, 10_080),
   };
   return { ...config, ...overrides };
 }

@@ -3,14 +3,21 @@ import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { pruneExpiredAdminSessions } from './modules/admin/index.js';
 import { cartExpiryTask } from './modules/carts/index.js';
+import { createCategoriesService, createProductsService } from './modules/catalog/index.js';
 import { pruneExpiredLogins } from './modules/customer-accounts/index.js';
+import { createCustomersService } from './modules/customers/index.js';
+import { createDiscountsService } from './modules/discounts/index.js';
+import { createInventoryService } from './modules/inventory/index.js';
 import {
   createFcmProvider,
   createLogPushProvider,
   pushLogRetention,
   pushNotificationJobs,
+  queueOrderPush,
 } from './modules/mobile/index.js';
-import { createStoresService } from './modules/stores/index.js';
+import { createOrdersService } from './modules/orders/index.js';
+import { createStripeAccounts, paymentHoldExpiryJobs } from './modules/payments/index.js';
+import { createStoresService, type StoresService } from './modules/stores/index.js';
 import { webhookDeliveryJobs, webhookLogRetention } from './modules/webhooks/index.js';
 import type { Db } from './platform/db/database.js';
 import { pruneIdempotencyKeys } from './platform/http/idempotency.js';
@@ -38,6 +45,45 @@ export async function pruneExpiredRows(db: Db, options: { batchSize?: number; si
     ...(await pruneExpiredLogins(db, batches)),
     ...(await pruneExpiredAdminSessions(db, batches)),
   };
+}
+
+/**
+ * The orders service as the worker needs it (releasing and settling orders whose card payment is
+ * awaited): the same composition as the app's, without what only requests use (image re-hosting).
+ */
+function workerOrders(db: Db, stores: StoresService) {
+  const inventory = createInventoryService(db);
+  const customers = createCustomersService(db, stores);
+  const products = createProductsService({
+    db,
+    stores,
+    inventory,
+    media: {
+      rehostImages: async () => {
+        throw new Error('the worker does not re-host images');
+      },
+    },
+  });
+  const categories = createCategoriesService(db);
+  const discounts = createDiscountsService({
+    db,
+    stores,
+    catalog: {
+      existingProductIds: (storeId, ids) => products.existingIds(storeId, ids),
+      existingCategoryIds: (storeId, ids) => categories.existingIds(storeId, ids),
+    },
+  });
+  return createOrdersService({
+    db,
+    stores,
+    products,
+    discounts,
+    customers,
+    inventory,
+    notifyBuyer: queueOrderPush,
+    // The worker settles or releases holds; it never refunds.
+    refundGateways: [],
+  });
 }
 
 export interface BackgroundWorker {
@@ -108,6 +154,16 @@ export function startBackgroundWorker(input: {
       })
     : createLogPushProvider(logger);
   runner.add(pushNotificationJobs({ db: input.db, provider: pushProvider, logger }));
+  // Orders waiting for a card payment past PAYMENT_HOLD_MINUTES: settled with Stripe, else released.
+  runner.add(
+    paymentHoldExpiryJobs({
+      db: input.db,
+      accounts: createStripeAccounts({ appSecret: appSecretOf(config), api: config.stripe }),
+      orders: workerOrders(input.db, stores),
+      logger,
+      stripeTimeoutMs: config.stripe.timeoutMs,
+    }),
+  );
   runner.every(webhookLogRetention(input.db, logger));
   runner.every(pushLogRetention(input.db, logger));
   runner.every(
@@ -127,7 +183,9 @@ export function startBackgroundWorker(input: {
     },
   });
   runner.start();
-  logger.info(`background worker started (webhook deliveries, push notifications via ${pushProvider.name})`);
+  logger.info(
+    `background worker started (webhook deliveries, push notifications via ${pushProvider.name}, payment holds)`,
+  );
   return {
     async stop() {
       await runner.stop();

@@ -121,6 +121,7 @@ describe('seed --orders', () => {
       total_pages: 10,
       has_next: true,
       has_prev: false,
+      next_cursor: expect.any(String),
     });
     expect(numbersOf(first)).toEqual(range(1500, 1451));
     const times = first.data.map((o: { created_at: string }) => Date.parse(o.created_at));

@@ -9,6 +9,7 @@ import {
   type TenantLink,
   tenantConstraintName,
 } from '../../src/platform/db/migrations/2026_11_25_0020_tenant_foreign_keys.js';
+import { STRIPE_TENANT_LINKS } from '../../src/platform/db/migrations/2026_11_25_0023_stripe_payments.js';
 import { migrationProvider } from '../../src/platform/db/migrations/index.js';
 import { newId } from '../../src/platform/ids.js';
 import { dropDatabase } from '../setup/template.js';
@@ -50,6 +51,8 @@ const LATER_LINKS: readonly (TenantLink & { uuid?: false })[] = [
   { table: 'cart_items', column: 'cart_id', parent: 'carts', kind: 'cascade', uuid: false },
   { table: 'cart_items', column: 'product_id', parent: 'products', kind: 'cascade' },
   { table: 'cart_items', column: 'variant_id', parent: 'product_variants', kind: 'cascade' },
+  // 2026_11_25_0023_stripe_payments: its own list, beside the migration.
+  ...STRIPE_TENANT_LINKS,
   // 2026_11_25_0024_refunds: a refund goes with its order.
   { table: 'refunds', column: 'order_id', parent: 'orders', kind: 'cascade' },
 ];

@@ -565,6 +565,36 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/payments/stripe': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The store's Stripe connection (never its secrets) and the webhook URL to give Stripe
+     * @description Requires the `settings:read` scope.
+     */
+    get: operations['getStripeSettings'];
+    /**
+     * Connect Stripe: the secret and publishable keys and the webhook signing secret
+     * @description Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
+     *
+     *     Requires the `settings:write` scope.
+     */
+    put: operations['connectStripe'];
+    post?: never;
+    /**
+     * Disconnect Stripe: checkout no longer offers it; payments already started still settle
+     * @description Requires the `settings:write` scope.
+     */
+    delete: operations['disconnectStripe'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/auth/login': {
     parameters: {
       query?: never;
@@ -956,6 +986,13 @@ export interface components {
       created_at: string;
       next_retry_at: string | null;
     };
+    StripeSettings: {
+      enabled: boolean;
+      publishable_key: string | null;
+      secret_key_last4: string | null;
+      /** @description The URL to give Stripe's dashboard as the webhook endpoint */
+      webhook_url: string;
+    };
     CustomerProfile: {
       id: string;
       email: string;
@@ -1034,6 +1071,8 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
+        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
+        cursor?: string;
         /** @description Matches e-mail or name, case-insensitive */
         q?: string;
       };
@@ -1059,6 +1098,7 @@ export interface operations {
                 total_pages: number;
                 has_next: boolean;
                 has_prev: boolean;
+                next_cursor: string | null;
               };
             };
           };
@@ -1178,6 +1218,8 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
+        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
+        cursor?: string;
         status?: 'active' | 'draft' | 'archived';
         category_id?: string;
         /** @description Matches name or SKU, case-insensitive */
@@ -1205,6 +1247,7 @@ export interface operations {
                 total_pages: number;
                 has_next: boolean;
                 has_prev: boolean;
+                next_cursor: string | null;
               };
             };
           };
@@ -2824,6 +2867,8 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
+        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
+        cursor?: string;
         status?: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
         payment_status?:
           | 'unpaid'
@@ -2864,6 +2909,7 @@ export interface operations {
                 total_pages: number;
                 has_next: boolean;
                 has_prev: boolean;
+                next_cursor: string | null;
               };
             };
           };
@@ -4835,6 +4881,223 @@ export interface operations {
       };
     };
   };
+  getStripeSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StripeSettings'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  connectStripe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The secret key (`sk_test_…`/`sk_live_…`, or a restricted `rk_…` key). Stored encrypted, never returned. */
+          secret_key: string;
+          /** @description `pk_test_…`/`pk_live_…` */
+          publishable_key: string;
+          /** @description The signing secret (`whsec_…`) of the webhook endpoint made in Stripe's dashboard for `webhook_url`. Stored encrypted, never returned. */
+          webhook_secret: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['StripeSettings'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  disconnectStripe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   adminLogin: {
     parameters: {
       query?: never;
@@ -5359,6 +5622,8 @@ export interface operations {
             | 'customer:read'
             | 'customer:write'
             | 'mobile:write'
+            | 'settings:read'
+            | 'settings:write'
           )[];
         };
       };

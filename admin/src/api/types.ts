@@ -115,6 +115,8 @@ export const SCOPES = everyOf<ApiScope>()([
   'webhooks:read',
   'webhooks:write',
   'mobile:write',
+  'settings:read',
+  'settings:write',
   'storefront:read',
   'customer:read',
   'customer:write',

@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/envelopes.js';
+import { CustomerOrder } from '../orders/index.js';
+import { PaymentMethodSchema, PaymentSessionSchema } from '../payments/index.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Text = (maxLength: number) => Type.String({ maxLength });
@@ -38,7 +40,7 @@ export const CheckoutBody = Type.Object(
     ),
     shippingAddress: Type.Optional(Nullable(ShippingAddressInput)),
     couponCode: Type.Optional(Nullable(Text(100))),
-    paymentMethod: Type.Union([Type.Literal('manual'), Type.Literal('test_card')]),
+    paymentMethod: PaymentMethodSchema,
     cardToken: Type.Optional(Nullable(Text(100))),
     notes: Type.Optional(Nullable(Text(2000))),
   },
@@ -65,4 +67,10 @@ export const CheckoutQuote = Type.Object({
   total: Type.Number(),
   couponCode: Nullable(Type.String()),
   lineItems: Type.Array(QuoteLine),
+});
+
+/** The order checkout placed, with the payment the buyer still has to make (providers that confirm later). */
+export const PlacedOrder = Type.Object({
+  ...CustomerOrder.properties,
+  payment: Type.Optional(PaymentSessionSchema),
 });

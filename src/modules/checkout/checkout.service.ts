@@ -11,8 +11,13 @@ import {
   priceCart,
   STOREFRONT_FIELDS,
 } from '../orders/index.js';
+import {
+  PAYMENT_METHODS,
+  type PaymentMethod,
+  type PaymentSession,
+  type PaymentsService,
+} from '../payments/index.js';
 import type { CheckoutBody } from './checkout.schemas.js';
-import { PAYMENT_PROVIDERS, type PaymentSession } from './payments.js';
 
 export type CheckoutInput = Static<typeof CheckoutBody>;
 
@@ -26,6 +31,7 @@ export interface CheckoutDeps extends PricingDeps {
   db: Db;
   orders: OrdersService;
   customers: CustomersService;
+  payments: Pick<PaymentsService, 'provider'>;
 }
 
 function addressOf(input: CheckoutInput['shippingAddress']) {
@@ -42,6 +48,12 @@ function addressOf(input: CheckoutInput['shippingAddress']) {
     phone: input.phone ?? null,
   };
 }
+
+/** The provider an order was placed with (orders of other origins: none that confirms later). */
+const methodOf = (placed: OrderDetails): PaymentMethod =>
+  (PAYMENT_METHODS as readonly string[]).includes(placed.order.payment_method ?? '')
+    ? (placed.order.payment_method as PaymentMethod)
+    : 'manual';
 
 const itemsOf = (input: CheckoutInput) =>
   input.items.map((i) => ({ productId: i.productId, variantId: i.variantId, quantity: i.quantity }));
@@ -86,11 +98,18 @@ export function createCheckoutService(deps: CheckoutDeps) {
      * Phase (a) of a checkout, in the caller's transaction: the order is created and its stock taken
      * atomically (the last unit goes to one buyer). A provider that settles in-process (`test_card`)
      * is charged here, before any stock moves, so a refusal leaves no order, no stock change and no
-     * coupon use behind. Carts complete through this too, inside the transaction that closes the cart.
+     * coupon use behind; one that confirms later (`stripe`) leaves the order pending with its stock
+     * held and records, in this same transaction, the payment it waits for. Carts complete through
+     * this too, inside the transaction that closes the cart. Nothing here reaches the network.
      */
-    place(tx: Tx, ctx: RequestContext, input: CheckoutInput, customerId?: string): Promise<OrderDetails> {
-      const provider = PAYMENT_PROVIDERS[input.paymentMethod];
-      return deps.orders.placeOrder(tx, ctx.storeId, {
+    async place(
+      tx: Tx,
+      ctx: RequestContext,
+      input: CheckoutInput,
+      customerId?: string,
+    ): Promise<OrderDetails> {
+      const provider = deps.payments.provider(input.paymentMethod);
+      const placed = await deps.orders.placeOrder(tx, ctx.storeId, {
         idempotency: ctx.idempotency,
         customer: {
           id: customerId,
@@ -106,16 +125,29 @@ export function createCheckoutService(deps: CheckoutDeps) {
         paymentMethod: input.paymentMethod,
         activeOnly: true,
         fields: STOREFRONT_FIELDS,
-        settle: (amount, currency) => provider.charge({ amount, currency, cardToken: input.cardToken }),
+        awaitsPayment: provider.confirmsLater,
+        settle: (amount, currency) =>
+          provider.charge({
+            executor: tx,
+            storeId: ctx.storeId,
+            amount,
+            currency,
+            cardToken: input.cardToken,
+          }),
       });
+      await provider.hold?.(tx, placed);
+      return placed;
     },
 
     /**
      * Phase (b), after commit, outside every transaction and row lock: a provider that confirms
-     * later is asked for a payment session here. What the buyer is answered.
+     * later is asked for a payment session here (Stripe: a PaymentIntent). What the buyer is
+     * answered. When the provider cannot be reached the order is cancelled, its stock put back, and
+     * this throws 503.
      */
-    async collect(_ctx: RequestContext, placed: OrderDetails): Promise<CheckoutResult> {
-      return { placed, payment: null };
+    async collect(ctx: RequestContext, placed: OrderDetails): Promise<CheckoutResult> {
+      const provider = deps.payments.provider(methodOf(placed));
+      return { placed, payment: provider.open ? await provider.open(ctx, placed) : null };
     },
 
     /** Both phases: the one-call form of "create cart + complete". */
@@ -126,7 +158,9 @@ export function createCheckoutService(deps: CheckoutDeps) {
 
     /** An order placed by checkout as checkout answered it: Idempotency-Key replays, completed carts. */
     async placed(ctx: RequestContext, orderId: string): Promise<CheckoutResult> {
-      return { placed: await deps.orders.get(ctx, orderId), payment: null };
+      const placed = await deps.orders.get(ctx, orderId);
+      const provider = deps.payments.provider(methodOf(placed));
+      return { placed, payment: provider.resume ? await provider.resume(ctx, placed) : null };
     },
   };
 }

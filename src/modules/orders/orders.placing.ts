@@ -31,6 +31,11 @@ export interface PlaceOrderInput {
   settle(total: number, currency: string): Promise<number>;
   /** The request's Idempotency-Key: the order is recorded under it in the order's transaction. */
   idempotency?: IdempotencyClaim;
+  /**
+   * A provider that confirms later (Stripe) will be paid after commit: the unpaid order waits in
+   * payment_status `pending` instead of `unpaid`.
+   */
+  awaitsPayment?: boolean;
 }
 
 /** Placing orders: checkout's path (placeOrder, in its transaction) and the merchant's POST /orders. */
@@ -84,7 +89,10 @@ export function createOrderPlacing(deps: OrdersDeps) {
       order_number: await repo.takeOrderNumber(tx, storeId),
       status: paid ? 'processing' : 'pending',
       status_before_hold: null,
-      payment_status: paymentStatusOf(quote.total, amountPaid),
+      payment_status:
+        input.awaitsPayment && amountPaid === 0 && quote.total > 0
+          ? 'pending'
+          : paymentStatusOf(quote.total, amountPaid),
       fulfillment_status: 'unfulfilled',
       currency: store.currency,
       subtotal: quote.subtotal,

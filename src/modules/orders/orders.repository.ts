@@ -163,20 +163,26 @@ function isUnfiltered(filter: OrderFilter) {
 const withItemCount = sql<number>`(SELECT COALESCE(sum(li.quantity), 0)::int FROM order_line_items li WHERE li.order_id = orders.id)`;
 
 /**
- * Newest first (highest order number). Unfiltered, the page is a range of order numbers computed
+ * Newest first (highest order number). Unfiltered, a page number is a range of order numbers computed
  * from the store's counter (numbers are gapless), so page 50,000 costs what page 1 costs; filtered,
- * an index scan with OFFSET and an exact count.
+ * an index scan with OFFSET and an exact count. `after` (a cursor's last order number) starts the
+ * page below it instead: one range of the (store_id, order_number) index whatever the depth. One row
+ * more than the page is read to tell whether another page follows (`more`).
  */
 export async function listOrders(
   db: Executor,
   storeId: string,
   filter: OrderFilter,
-  page: { offset: number; limit: number },
-): Promise<{ rows: OrderListRow[]; total: number }> {
+  page: { offset: number; limit: number; after?: number },
+): Promise<{ rows: OrderListRow[]; total: number; more: boolean }> {
+  const trim = (rows: OrderListRow[]) => ({
+    rows: rows.slice(0, page.limit),
+    more: rows.length > page.limit,
+  });
   if (isUnfiltered(filter)) {
     const total = await orderCount(db, storeId);
-    const highest = 1000 + total - page.offset;
-    if (highest < 1001) return { rows: [], total };
+    const highest = page.after !== undefined ? page.after - 1 : 1000 + total - page.offset;
+    if (highest < 1001) return { rows: [], total, more: false };
     const rows = await db
       .selectFrom('orders')
       .selectAll()
@@ -184,23 +190,25 @@ export async function listOrders(
       .where('store_id', '=', storeId)
       .where('order_number', '<=', highest)
       .orderBy('order_number', 'desc')
-      .limit(page.limit)
+      .limit(page.limit + 1)
       .execute();
-    return { rows, total };
+    return { ...trim(rows), total };
   }
+  let rowsQuery = filtered(db, storeId, filter).selectAll().select(withItemCount.as('item_count'));
+  rowsQuery =
+    page.after !== undefined
+      ? rowsQuery.where('order_number', '<', page.after)
+      : rowsQuery.offset(page.offset);
   const [rows, count] = await Promise.all([
-    filtered(db, storeId, filter)
-      .selectAll()
-      .select(withItemCount.as('item_count'))
+    rowsQuery
       .orderBy('order_number', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
+      .limit(page.limit + 1)
       .execute(),
     filtered(db, storeId, filter)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.total) };
+  return { ...trim(rows), total: Number(count.total) };
 }
 
 /** Orders count and money spent (paid minus refunded, on orders not cancelled) per customer. */

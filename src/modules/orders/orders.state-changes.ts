@@ -173,6 +173,58 @@ export function createOrderStateChanges(deps: OrdersDeps) {
 
   return {
     /**
+     * A payment provider confirmed a payment after checkout (Stripe's payment_intent.succeeded), in
+     * the caller's transaction (which also records the provider's event once). An order already paid
+     * is left as it is; money arriving for a cancelled order is kept on it as `refund_due`.
+     */
+    async recordProviderPayment(
+      tx: Tx,
+      storeId: string,
+      orderId: string,
+      payment: { amount: number; paymentMethod: string },
+    ): Promise<'paid' | 'already_paid' | 'refund_due'> {
+      const order = await lockOrder(tx, storeId, orderId);
+      if (order.status === 'cancelled') {
+        const updated = await repo.updateOrder(tx, storeId, order.id, {
+          amount_paid: order.amount_paid + payment.amount,
+          payment_status: 'refund_due',
+        });
+        await recordOrderUpdated(
+          tx,
+          updated,
+          diff(
+            { paymentStatus: order.payment_status, amountPaid: amountOf(order, order.amount_paid) },
+            { paymentStatus: updated.payment_status, amountPaid: amountOf(updated, updated.amount_paid) },
+          ),
+          'system',
+        );
+        return 'refund_due';
+      }
+      if (order.amount_paid >= order.total) return 'already_paid';
+      await collect(
+        tx,
+        order,
+        Math.min(payment.amount, order.total - order.amount_paid),
+        payment.paymentMethod,
+        'system',
+      );
+      return 'paid';
+    },
+
+    /**
+     * Cancels an order whose payment failed or never came (reason `payment_failed`,
+     * `payment_expired`), its stock back, in the caller's transaction. False when there is nothing
+     * to cancel: already cancelled, paid, or fulfilled.
+     */
+    async cancelUnpaid(tx: Tx, storeId: string, orderId: string, reason: string): Promise<boolean> {
+      const order = await lockOrder(tx, storeId, orderId);
+      if (order.status === 'cancelled' || order.amount_paid > 0 || order.fulfillment_status === 'fulfilled')
+        return false;
+      await cancelLocked(tx, order, { reason, restock: true }, 'system');
+      return true;
+    },
+
+    /**
      * PATCH: notes and address, and status through the same rules as the actions: processing is
      * mark-paid (full balance), completed is fulfil, cancelled is cancel (with restock).
      */

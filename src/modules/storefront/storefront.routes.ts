@@ -13,6 +13,7 @@ import { AppError, notFound } from '../../platform/http/errors.js';
 import { installMerchantAuth, type MerchantAuthOptions } from '../../platform/http/merchant-auth.js';
 import type { CategoriesService, ProductsService } from '../catalog/index.js';
 import { categoryForStorefront } from '../catalog/index.js';
+import type { PaymentsService } from '../payments/index.js';
 import type { StoresService } from '../stores/index.js';
 import {
   APP_CONFIG_LIMIT,
@@ -28,6 +29,7 @@ import {
 
 export interface StorefrontDeps {
   stores: StoresService;
+  payments: Pick<PaymentsService, 'storefrontPayments'>;
   products: ProductsService;
   categories: CategoriesService;
   merchantAuth: MerchantAuthOptions;
@@ -56,7 +58,7 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
           tags: ['Storefront'],
           operationId: 'getStorefrontConfig',
           security: [],
-          summary: 'Store name, logo, colours and currency',
+          summary: 'Store name, logo, colours, currency and the payment methods checkout takes',
           params: SlugParams,
           response: { 200: DataEnvelope(StorefrontConfig) },
         },
@@ -70,6 +72,7 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
             logo: store.logo,
             colors: { ...DEFAULT_COLORS, ...store.colors },
             currency: store.currency,
+            payments: await deps.payments.storefrontPayments(store.id),
           },
         };
       },

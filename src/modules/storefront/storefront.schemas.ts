@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
 import { MAX_JSON_DEPTH } from '../../platform/http/input-guard.js';
+import { StorefrontPayments } from '../payments/index.js';
 
 export const SlugParams = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 100 }) });
 export const ProductSlugParams = Type.Object({
@@ -20,6 +21,7 @@ export const StorefrontConfig = Type.Object({
     text: Type.String(),
   }),
   currency: Type.String(),
+  payments: StorefrontPayments,
 });
 
 export const StorefrontProductQuery = Type.Object({

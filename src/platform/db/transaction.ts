@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'kysely';
 import type { Db, Tx } from './database.js';
 
@@ -5,6 +6,23 @@ import type { Db, Tx } from './database.js';
 const RETRYABLE = new Set(['40P01', '40001']);
 /** Attempts in all; a conflict still there after these answers 503 (toAppError) and the client retries. */
 export const TRANSACTION_ATTEMPTS = 4;
+
+/**
+ * Marks the asynchronous work of inTransaction and inLongTransaction: whatever runs inside them,
+ * however deep, sees `insideTransaction()` true. Outbound calls that must never run while a
+ * transaction (and so possibly a row lock) is held check it and refuse (docs/decisions.md, "No
+ * network call inside a transaction").
+ */
+const openTransactions = new AsyncLocalStorage<true>();
+
+export function insideTransaction(): boolean {
+  return openTransactions.getStore() === true;
+}
+
+/** Throws when called inside a transaction: for network calls (payment providers). */
+export function assertOutsideTransaction(what: string): void {
+  if (insideTransaction()) throw new Error(`${what} must not run while a database transaction is open`);
+}
 
 export function isRetryableConflict(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
@@ -28,7 +46,7 @@ const backoffMs = (attempt: number) => 10 * 2 ** (attempt - 1) * (0.5 + Math.ran
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute(work);
+      return await openTransactions.run(true, () => db.transaction().execute(work));
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
@@ -41,8 +59,10 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
  * for background jobs that may legitimately take long (pruning a large log), never for requests.
  */
 export function inLongTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (tx) => {
-    await sql`SET LOCAL statement_timeout = 0`.execute(tx);
-    return work(tx);
-  });
+  return openTransactions.run(true, () =>
+    db.transaction().execute(async (tx) => {
+      await sql`SET LOCAL statement_timeout = 0`.execute(tx);
+      return work(tx);
+    }),
+  );
 }

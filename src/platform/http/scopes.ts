@@ -1,4 +1,7 @@
-/** The seed's scopes. The last three are reserved: accepted on keys, granting nothing yet. */
+/**
+ * The seed's scopes (storefront:read, customer:read and customer:write are reserved: accepted on
+ * keys, granting nothing yet), then settings:read and settings:write (contract §9: payments).
+ */
 export const SCOPES = [
   'orders:read',
   'orders:write',
@@ -16,6 +19,8 @@ export const SCOPES = [
   'customer:read',
   'customer:write',
   'mobile:write',
+  'settings:read',
+  'settings:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

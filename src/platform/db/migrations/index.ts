@@ -14,6 +14,7 @@ import * as idempotencyResource from './2026_11_25_0013_idempotency_resource.js'
 import * as tenantForeignKeys from './2026_11_25_0020_tenant_foreign_keys.js';
 import * as paymentStatuses from './2026_11_25_0021_payment_statuses.js';
 import * as carts from './2026_11_25_0022_carts.js';
+import * as stripePayments from './2026_11_25_0023_stripe_payments.js';
 import * as refunds from './2026_11_25_0024_refunds.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0020_tenant_foreign_keys': tenantForeignKeys,
   '2026_11_25_0021_payment_statuses': paymentStatuses,
   '2026_11_25_0022_carts': carts,
+  '2026_11_25_0023_stripe_payments': stripePayments,
   '2026_11_25_0024_refunds': refunds,
 };
 

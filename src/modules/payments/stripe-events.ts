@@ -1,0 +1,104 @@
+import type { Logger } from 'pino';
+import type Stripe from 'stripe';
+import type { Db } from '../../platform/db/database.js';
+import { inTransaction } from '../../platform/db/transaction.js';
+import { invalidRequest } from '../../platform/http/errors.js';
+import * as repo from './payments.repository.js';
+import type { StripeAccounts } from './stripe-account.js';
+import { stripeFailure, verifyStripeEvent } from './stripe-client.js';
+import { releaseAwaitedPayment, type StripeProviderDeps, settleAwaitedPayment } from './stripe-provider.js';
+
+export type StripeEventOutcome = 'processed' | 'replayed' | 'ignored';
+
+export interface StripeEventsDeps {
+  db: Db;
+  accounts: StripeAccounts;
+  orders: StripeProviderDeps['orders'];
+  logger: Logger;
+}
+
+/**
+ * Stripe's events for one store (POST /api/payments/stripe/{slug}/webhook). The signature is checked
+ * with the store's webhook secret before anything is read; each event id is processed once per
+ * store: its row in stripe_events is inserted in the transaction of its effect, so concurrent
+ * deliveries of one event wait on the unique key and then find it done.
+ */
+export function createStripeEvents(deps: StripeEventsDeps) {
+  const { db, accounts, logger } = deps;
+
+  /** The order a PaymentIntent pays, when it is one of this store's (metadata we set). */
+  const orderOf = (storeId: string, intent: Stripe.PaymentIntent) =>
+    intent.metadata?.store_id === storeId && intent.metadata?.order_id ? intent.metadata.order_id : null;
+
+  return {
+    async receive(
+      storeId: string,
+      payload: string,
+      signature: string | undefined,
+    ): Promise<StripeEventOutcome> {
+      const account = await accounts.find(db, storeId);
+      if (!account)
+        throw invalidRequest('Stripe is not connected for this store', [
+          { field: 'Stripe-Signature', message: 'no webhook secret to verify it with' },
+        ]);
+      if (!signature)
+        throw invalidRequest('The Stripe-Signature header is missing', [
+          { field: 'Stripe-Signature', message: 'is required' },
+        ]);
+      let event: Stripe.Event;
+      try {
+        event = verifyStripeEvent(payload, signature, account.webhookSecret);
+      } catch (error) {
+        throw invalidRequest(`The Stripe-Signature does not verify: ${stripeFailure(error)}`, [
+          { field: 'Stripe-Signature', message: 'bad or stale signature' },
+        ]);
+      }
+      switch (event.type) {
+        case 'payment_intent.succeeded':
+        case 'payment_intent.payment_failed':
+        case 'payment_intent.canceled':
+          return this.intentChanged(storeId, event, event.data.object);
+        default:
+          return 'ignored';
+      }
+    },
+
+    async intentChanged(storeId: string, event: Stripe.Event, intent: Stripe.PaymentIntent) {
+      const orderId = orderOf(storeId, intent);
+      const outcome = await inTransaction(db, async (tx): Promise<StripeEventOutcome> => {
+        if (!(await repo.markEventProcessed(tx, storeId, event.id, event.type))) return 'replayed';
+        if (!orderId) return 'ignored';
+        if (event.type === 'payment_intent.succeeded') {
+          await settleAwaitedPayment(
+            tx,
+            deps.orders,
+            storeId,
+            orderId,
+            intent.amount_received || intent.amount,
+          );
+        } else {
+          await releaseAwaitedPayment(tx, deps.orders, storeId, orderId, 'payment_failed');
+        }
+        return 'processed';
+      });
+      // A failed attempt leaves the PaymentIntent open for another card; the order is cancelled now,
+      // so the PaymentIntent is too (after commit), lest the buyer pay an order that is gone.
+      if (outcome === 'processed' && event.type === 'payment_intent.payment_failed') {
+        const account = await accounts.find(db, storeId);
+        if (account)
+          await accounts
+            .client(account)
+            .paymentIntents.cancel(intent.id)
+            .catch((error: unknown) =>
+              logger.warn(
+                { paymentIntentId: intent.id, reason: stripeFailure(error) },
+                'PaymentIntent not cancelled',
+              ),
+            );
+      }
+      return outcome;
+    },
+  };
+}
+
+export type StripeEvents = ReturnType<typeof createStripeEvents>;
