@@ -56,4 +56,29 @@ describe('completing a cart with stripe', () => {
     expect(again.json().data.id).toBe(order.id);
     expect((await api.get(`/api/v1/inventory/${p.id}`)).json().data.inventory).toBe(3);
   });
+
+  it('Stripe unreachable: 503, the order cancelled with its stock back, and the cart open again to retry', async () => {
+    const p = await createProduct(api, { price: '5.00', inventory: 4 });
+    const created = await carts.create({
+      items: [{ productId: p.id, quantity: 1 }],
+      email: 'retry@example.com',
+    });
+    const id = created.json().data.id;
+    stripe.fail({ kind: 'status', status: 500 }, /^\/v1\/payment_intents$/);
+    const failed = await carts.complete(id, { paymentMethod: 'stripe' });
+    stripe.heal();
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json().error.code).toBe('unavailable');
+    const orders = (await api.get('/api/v1/orders?limit=100')).json().data as {
+      status: string;
+      customer: { email: string };
+    }[];
+    const mine = orders.filter((o) => o.customer.email === 'retry@example.com');
+    expect(mine.map((o) => o.status)).toEqual(['cancelled']);
+    expect((await api.get(`/api/v1/inventory/${p.id}`)).json().data.inventory).toBe(4);
+    expect((await carts.addItem(id, { productId: p.id, quantity: 1 })).statusCode).toBe(200);
+    const paid = await carts.complete(id, { paymentMethod: 'stripe' });
+    expect(paid.statusCode, paid.body).toBe(201);
+    expect(paid.json().data).toMatchObject({ status: 'pending', paymentStatus: 'pending', total: 10 });
+  });
 });

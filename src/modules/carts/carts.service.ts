@@ -4,7 +4,13 @@ import type { Db, Tx } from '../../platform/db/database.js';
 import { deleteInBatches } from '../../platform/db/delete-in-batches.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
-import { conflict, insufficientStock, invalidRequest, notFound } from '../../platform/http/errors.js';
+import {
+  AppError,
+  conflict,
+  insufficientStock,
+  invalidRequest,
+  notFound,
+} from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PeriodicTaskOptions } from '../../platform/jobs.js';
 import type { CheckoutInput, CheckoutService } from '../checkout/index.js';
@@ -334,7 +340,18 @@ export function createCartsService(deps: CartsDeps) {
         await repo.closeCart(tx, ctx.storeId, cartId, placed.order.id, new Date());
         return { placed };
       });
-      if (outcome.placed) return { ...(await deps.checkout.collect(ctx, outcome.placed)), created: true };
+      if (outcome.placed) {
+        const placed = outcome.placed;
+        try {
+          return { ...(await deps.checkout.collect(ctx, placed)), created: true };
+        } catch (error) {
+          // The provider could not be reached: checkout cancelled the order and released its stock
+          // (503), so the cart opens again for the shopper to retry instead of naming a dead order.
+          if (error instanceof AppError && error.statusCode === 503)
+            await repo.reopenCart(db, ctx.storeId, cartId, placed.order.id, new Date());
+          throw error;
+        }
+      }
       return { ...(await deps.checkout.placed(ctx, outcome.replay)), created: false };
     },
   };
