@@ -8,7 +8,7 @@ import {
 import { DataEnvelope } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
 import { AppError } from '../../platform/http/errors.js';
-import { CustomerOrder, orderForCustomer } from '../orders/index.js';
+import { PlacedOrder, PROVIDER_UNAVAILABLE, placedOrder } from '../checkout/index.js';
 import { SlugParams } from '../storefront/index.js';
 import type { StoresService } from '../stores/index.js';
 import {
@@ -207,14 +207,15 @@ export const cartsRoutes: FastifyPluginAsyncTypebox<CartsRoutesDeps> = async (ap
         security,
         summary: 'Turn the cart into an order (exactly once)',
         description:
-          "As POST /checkout with the cart's lines, e-mail, address and coupon: 201 with the order; `tok_decline` is 402 and nothing is created (the cart stays open). A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.",
+          "As POST /checkout with the cart's lines, e-mail, address and coupon, and the same payment methods: 201 with the order (with `stripe`, its `payment` session for Stripe's Payment Element); `tok_decline` is 402 and nothing is created (the cart stays open); Stripe unreachable is 503 with the order cancelled. A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.",
         params: CartParams,
         body: CompleteCartBody,
         response: {
-          200: DataEnvelope(CustomerOrder),
-          201: DataEnvelope(CustomerOrder),
+          200: DataEnvelope(PlacedOrder),
+          201: DataEnvelope(PlacedOrder),
           ...common,
           ...errorResponses(402, 409),
+          ...PROVIDER_UNAVAILABLE,
         },
       },
     },
@@ -225,7 +226,7 @@ export const cartsRoutes: FastifyPluginAsyncTypebox<CartsRoutesDeps> = async (ap
         request.body,
         customerOf(request),
       );
-      return reply.code(result.created ? 201 : 200).send({ data: orderForCustomer(result.placed) });
+      return reply.code(result.created ? 201 : 200).send({ data: placedOrder(result) });
     },
   );
 };
