@@ -6,6 +6,12 @@ import type { Config } from './config.js';
 import { adminDashboardRoutes, adminRoutes, createAdminService } from './modules/admin/index.js';
 import { type AnalyticsService, analyticsRoutes, createAnalyticsService } from './modules/analytics/index.js';
 import {
+  type CartsService,
+  cartsRoutes,
+  createCartsService,
+  customerCartRoutes,
+} from './modules/carts/index.js';
+import {
   type CategoriesService,
   categoriesRoutes,
   createCategoriesService,
@@ -47,9 +53,13 @@ import {
   customerOrdersRoutes,
   type OrdersService,
   ordersRoutes,
+  type RefundGateway,
+  refundsRoutes,
 } from './modules/orders/index.js';
 import {
   createPaymentsService,
+  createStripeAccounts,
+  createStripeRefundGateway,
   type PaymentsService,
   paymentsRoutes,
   stripeWebhookRoutes,
@@ -81,6 +91,8 @@ export interface AppDeps {
   db: Db;
   logger: Logger;
   rateLimitStore: RateLimitStore;
+  /** Gateways of providers that hold the money, besides the built-in ones (tests add their own). */
+  refundGateways?: RefundGateway[];
 }
 
 export interface Services {
@@ -92,6 +104,7 @@ export interface Services {
   discounts: DiscountsService;
   orders: OrdersService;
   checkout: CheckoutService;
+  carts: CartsService;
   webhooks: WebhooksService;
   accounts: CustomerAccountsService;
   analytics: AnalyticsService;
@@ -192,6 +205,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       existingCategoryIds: (storeId, ids) => categories.existingIds(storeId, ids),
     },
   });
+  // Stripe accounts are shared by the refund gateway (inside orders) and the payments service.
+  const stripeAccounts = createStripeAccounts({ appSecret: appSecretOf(config), api: config.stripe });
   const orders = createOrdersService({
     db,
     stores,
@@ -200,6 +215,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
+    // A test's own gateway comes first: the first gateway that handles a method refunds it.
+    refundGateways: [
+      ...(deps.refundGateways ?? []),
+      createStripeRefundGateway({ db, accounts: stripeAccounts, logger: deps.logger }),
+    ],
   });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -221,12 +241,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     stores,
     orders,
+    accounts: stripeAccounts,
     appSecret: appSecretOf(config),
     publicUrl: config.publicUrl,
     stripe: config.stripe,
     holdMinutes: config.paymentHoldMinutes,
     logger: deps.logger,
   });
+  const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders, payments });
   const services: Services = {
     stores,
     customers,
@@ -235,8 +257,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     categories,
     discounts,
     orders,
-    checkout: createCheckoutService({ db, stores, products, discounts, customers, orders, payments }),
+    checkout,
     payments,
+    carts: createCartsService({ db, stores, products, discounts, customers, checkout }),
     accounts,
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
@@ -301,6 +324,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(inventoryRoutes, { inventory: services.inventory });
       await v1.register(discountsRoutes, { discounts: services.discounts });
       await v1.register(ordersRoutes, { orders, editItems, stores });
+      await v1.register(refundsRoutes, { orders, stores });
       await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
       await v1.register(paymentsRoutes, { payments });
@@ -337,6 +361,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         await account.register(customerLogoutRoutes, { accounts: services.accounts, secureCookies });
         await account.register(customerOrdersRoutes, { orders });
         await account.register(wishlistRoutes, { wishlist: services.wishlist });
+        await account.register(customerCartRoutes, { carts: services.carts });
       },
       { prefix: '/api/customer' },
     );
@@ -351,6 +376,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     secureCookies,
   });
   await server.register(stripeWebhookRoutes, { prefix: '/api/payments/stripe', payments });
+  await server.register(cartsRoutes, {
+    prefix: '/api/storefront',
+    stores,
+    carts: services.carts,
+    customerAuth,
+    secureCookies,
+  });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',
     payments,

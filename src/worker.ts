@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { pruneExpiredAdminSessions } from './modules/admin/index.js';
+import { cartExpiryTask } from './modules/carts/index.js';
 import { createCategoriesService, createProductsService } from './modules/catalog/index.js';
 import { pruneExpiredLogins } from './modules/customer-accounts/index.js';
 import { createCustomersService } from './modules/customers/index.js';
@@ -80,6 +81,8 @@ function workerOrders(db: Db, stores: StoresService) {
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
+    // Releasing an unpaid order refunds nothing.
+    refundGateways: [],
   });
 }
 
@@ -101,6 +104,8 @@ export function startBackgroundWorker(input: {
   metrics?: Metrics;
   /** Pruning of expired rows: how often (ms) and how many rows per statement. */
   prune?: { everyMs?: number; batchSize?: number };
+  /** Deletion of carts unchanged for 30 days: how often (ms; hourly by default). */
+  cartExpiry?: { everyMs?: number };
 }): BackgroundWorker {
   const { config, logger } = input;
   // As many connections per receiver as deliveries the webhook worker keeps in flight (64).
@@ -161,6 +166,9 @@ export function startBackgroundWorker(input: {
   );
   runner.every(webhookLogRetention(input.db, logger));
   runner.every(pushLogRetention(input.db, logger));
+  runner.every(
+    cartExpiryTask(input.db, logger, { everyMs: input.cartExpiry?.everyMs, batchSize: PRUNE_BATCH }),
+  );
   runner.every({
     name: 'expired_rows_prune',
     everyMs: input.prune?.everyMs ?? PRUNE_EVERY_MS,

@@ -2,6 +2,7 @@ import pino, { type Logger } from 'pino';
 import { inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import type { RefundGateway } from '../../src/modules/orders/index.js';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
 import {
   MemoryRateLimitStore,
@@ -27,6 +28,8 @@ export interface TestAppOptions {
   redis?: boolean | string;
   /** The app's logger (default: silent). */
   logger?: Logger;
+  /** Refund gateways of providers, besides the app's own (AppDeps.refundGateways). */
+  refundGateways?: RefundGateway[];
 }
 
 /** Builds the real app over a fresh database of its own (or the one given). */
@@ -52,6 +55,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     db: database.db,
     logger: options.logger ?? pino({ level: 'silent' }),
     rateLimitStore,
+    refundGateways: options.refundGateways,
   });
   return {
     ...app,

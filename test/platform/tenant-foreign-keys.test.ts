@@ -25,8 +25,22 @@ import { dropDatabase } from '../setup/template.js';
 
 const MIGRATION = '2026_11_25_0020_tenant_foreign_keys';
 
-/** Links between tenant tables created by later migrations, already in the composite form. */
-const LATER_LINKS: readonly TenantLink[] = [...STRIPE_TENANT_LINKS];
+/**
+ * Links added by the migrations after this one, each a composite key named as this migration names
+ * them (tenantConstraintName): the carts of migration 0022. `uuid: false`: the column is not a uuid
+ * (a cart's id is a random token), so the uuid-column census below does not see it.
+ */
+const LATER_LINKS: readonly (TenantLink & { uuid: boolean })[] = [
+  { table: 'carts', column: 'customer_id', parent: 'customers', kind: 'cascade', uuid: true },
+  { table: 'carts', column: 'order_id', parent: 'orders', kind: 'cascade', uuid: true },
+  { table: 'cart_items', column: 'cart_id', parent: 'carts', kind: 'cascade', uuid: false },
+  { table: 'cart_items', column: 'product_id', parent: 'products', kind: 'cascade', uuid: true },
+  { table: 'cart_items', column: 'variant_id', parent: 'product_variants', kind: 'cascade', uuid: true },
+  // 2026_11_25_0024_refunds: a refund goes with its order.
+  { table: 'refunds', column: 'order_id', parent: 'orders', kind: 'cascade', uuid: true },
+  // 2026_11_25_0023_stripe_payments: the payment a Stripe order waits for goes with its order.
+  ...STRIPE_TENANT_LINKS.map((l) => ({ ...l, uuid: true })),
+];
 
 /** uuid columns of tenant tables that name no tenant row, and why. */
 const NOT_LINKED: Record<string, string> = {
@@ -41,6 +55,12 @@ const NOT_LINKED: Record<string, string> = {
   'idempotency_keys.resource_id':
     'names a row of the table resource_type says (order, product, discount, webhook): no one foreign key',
 };
+
+/** This migration and every later one: what migrating a database left before it applies. */
+async function fromMigration(): Promise<string[]> {
+  const names = Object.keys(await migrationProvider.getMigrations()).sort();
+  return names.slice(names.indexOf(MIGRATION));
+}
 
 interface Scratch {
   name: string;
@@ -317,6 +337,19 @@ async function copyWithLink(
 }
 
 /** Every row of every table of the schema (but Kysely's own), as JSON, in a stable order. */
+/** `after` restricted to the tables and columns of `before`: later migrations add their own. */
+function asBefore(after: Record<string, unknown[]>, before: Record<string, unknown[]>) {
+  return Object.fromEntries(
+    Object.entries(before).map(([table, rows]) => {
+      const columns = Object.keys((rows[0] ?? {}) as object);
+      const kept = (after[table] ?? []).map((row) =>
+        Object.fromEntries(columns.map((c) => [c, (row as Record<string, unknown>)[c]])),
+      );
+      return [table, kept];
+    }),
+  );
+}
+
 async function snapshot(client: pg.Client): Promise<Record<string, unknown[]>> {
   const { rows: tables } = await client.query<{ table_name: string }>(
     `SELECT table_name FROM information_schema.tables
@@ -362,8 +395,7 @@ describe('tenant foreign keys: upgrading a database with two stores', () => {
   });
 
   it('applies the migration, validates every constraint it added, and keeps every row', async () => {
-    // This migration first; the later ones follow it.
-    expect(outcome.applied[0]).toBe(MIGRATION);
+    expect(outcome.applied).toEqual(await fromMigration());
     const composite = TENANT_LINKS.filter((l) => l.kind !== 'reference').map(tenantConstraintName);
     expect([...outcome.validated].sort()).toEqual([...composite].sort());
     const { rows } = await db.client.query(
@@ -371,8 +403,7 @@ describe('tenant foreign keys: upgrading a database with two stores', () => {
     );
     expect(rows).toEqual([]);
 
-    // Tables created by later migrations start empty.
-    expect(Object.fromEntries(Object.entries(after).filter(([table]) => table in before))).toEqual(before);
+    expect(asBefore(after, before)).toEqual(before);
     // Both stores really use every link (so the comparison covers them).
     for (const l of TENANT_LINKS) {
       const { rows: counts } = await db.client.query<{ a: number; b: number }>(
@@ -397,9 +428,10 @@ describe('tenant foreign keys: upgrading a database with two stores', () => {
            AND s.table_name = c.table_name AND s.column_name = 'store_id')
        ORDER BY 1`,
     );
-    // The links of this migration, and those later migrations add in the same composite form.
-    const everyLink = [...TENANT_LINKS, ...LATER_LINKS];
-    const listed = everyLink.map((l) => `${l.table}.${l.column}`);
+    const links = [...TENANT_LINKS, ...LATER_LINKS];
+    const listed = [...TENANT_LINKS, ...LATER_LINKS.filter((l) => l.uuid)].map(
+      (l) => `${l.table}.${l.column}`,
+    );
     expect(columns.map((c) => c.name).sort()).toEqual([...listed, ...Object.keys(NOT_LINKED)].sort());
 
     // Every foreign key between two tables with store_id starts with store_id, except the
@@ -414,14 +446,14 @@ describe('tenant foreign keys: upgrading a database with two stores', () => {
          AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.conrelid AND a.attname = 'store_id')
          AND EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.confrelid AND a.attname = 'store_id')`,
     );
-    const setNull = everyLink.filter((l) => l.kind === 'set_null').map((l) => `${l.table}.${l.column}`);
+    const setNull = links.filter((l) => l.kind === 'set_null').map((l) => `${l.table}.${l.column}`);
     const singles = keys
       .filter((k) => k.columns[0] !== 'store_id')
       .map((k) => `${k.child}.${k.columns.join()}`);
     expect(singles.sort()).toEqual([...setNull].sort());
     const composite = keys.filter((k) => k.columns[0] === 'store_id').map((k) => k.name);
     expect(composite.sort()).toEqual(
-      everyLink
+      links
         .filter((l) => l.kind !== 'reference')
         .map(tenantConstraintName)
         .sort(),
@@ -440,6 +472,53 @@ describe('tenant foreign keys: upgrading a database with two stores', () => {
     // The same row pointing at a row of its own store is accepted.
     const own = a.targets[l.parent]?.[0] ?? '';
     expect(await copyWithLink(db.client, l, a.storeId, own)).toEqual({ ok: true });
+  });
+
+  it('later links (carts) refuse a row of another store, and cascade on delete', async () => {
+    const c = db.client;
+    const [, customerB] = b.targets.customers ?? [];
+    const [, orderB] = b.targets.orders ?? [];
+    const [productA, productB] = [a.targets.products?.[0], b.targets.products?.[0]];
+    const [variantB] = b.targets.product_variants ?? [];
+    const attempt = (statement: string, params: unknown[]) =>
+      c.query(statement, params).then(
+        () => 'ok',
+        (error: pg.DatabaseError) => `${error.code} ${error.constraint}`,
+      );
+    const cart = (id: string, column: string, value: string) =>
+      attempt(`INSERT INTO carts (store_id, id, ${column}, status) VALUES ($1, $2, $3, $4)`, [
+        a.storeId,
+        id,
+        value,
+        column === 'order_id' ? 'completed' : 'open',
+      ]);
+    expect(await cart('cart-a-customer-0000000001', 'customer_id', customerB ?? '')).toBe(
+      '23503 carts_customer_id_tenant_fkey',
+    );
+    expect(await cart('cart-a-order-00000000000001', 'order_id', orderB ?? '')).toBe(
+      '23503 carts_order_id_tenant_fkey',
+    );
+    expect(await cart('cart-a-own-0000000000000001', 'email', 'a@example.com')).toBe('ok');
+    const line = (cartStore: string, cartId: string, productId: string, variantId: string | null) =>
+      attempt(
+        'INSERT INTO cart_items (id, store_id, cart_id, product_id, variant_id, quantity) VALUES ($1, $2, $3, $4, $5, 1)',
+        [newId(), cartStore, cartId, productId, variantId],
+      );
+    expect(await line(a.storeId, 'cart-a-own-0000000000000001', productB ?? '', null)).toBe(
+      '23503 cart_items_product_id_tenant_fkey',
+    );
+    expect(await line(a.storeId, 'cart-a-own-0000000000000001', productA ?? '', variantB ?? '')).toBe(
+      '23503 cart_items_variant_id_tenant_fkey',
+    );
+    expect(await line(b.storeId, 'cart-a-own-0000000000000001', productB ?? '', null)).toBe(
+      '23503 cart_items_cart_id_tenant_fkey',
+    );
+    expect(await line(a.storeId, 'cart-a-own-0000000000000001', productA ?? '', null)).toBe('ok');
+    await c.query('DELETE FROM products WHERE id = $1', [productA]);
+    const { rows } = await c.query('SELECT count(*)::int AS n FROM cart_items WHERE product_id = $1', [
+      productA,
+    ]);
+    expect(rows).toEqual([{ n: 0 }]);
   });
 
   it('refuses changing a reference to another store by UPDATE, and accepts one within the store', async () => {
@@ -586,8 +665,7 @@ describe('tenant foreign keys: a database that already holds cross-store links',
       );
     }
     const outcome = await migrateToLatest(db.handle.db);
-    // This migration first; the later ones follow it.
-    expect(outcome.applied[0]).toBe(MIGRATION);
+    expect(outcome.applied).toEqual(await fromMigration());
     const { rows } = await db.client.query(
       `SELECT count(*)::int AS n FROM discount_redemptions r
        WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.id = r.order_id)`,

@@ -387,6 +387,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/orders/{id}/refunds': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an order's refunds, newest first
+     * @description Requires the `orders:read` scope.
+     */
+    get: operations['listRefunds'];
+    put?: never;
+    /**
+     * Refund part or all of what was paid, optionally returning units to stock
+     * @description `amount` is at most what was paid minus what was refunded or is pending (else 400); an unpaid order is 409, and so is restock on a cancelled order (its stock was settled when it was cancelled). Orders paid with `manual`, `test_card` or any method without a provider are recorded at once (`succeeded`). A provider's order (Stripe) is refunded through its API after the refund is written `pending` (reserving its amount and units), with the refund id as idempotency key: the answer is the refund as the provider left it — `succeeded` (applied), `failed` (released, nothing restocked) or `pending` (settled when the provider reports it). Restocked units go back at success only. The order's `amount_refunded` and `payment_status` (`partially_refunded`, `refunded`) follow; `order.refunded` is sent.
+     *
+     *     Requires the `orders:write` scope.
+     */
+    post: operations['createRefund'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/analytics': {
     parameters: {
       query?: never;
@@ -827,6 +853,8 @@ export interface components {
       tax_amount: number;
       total: number;
       amount_paid: number;
+      /** @description Refunds that succeeded; a pending refund is not counted yet */
+      amount_refunded: number;
       /** @description total − amount_paid; negative when a refund is due */
       balance_due: number;
       item_count: number;
@@ -855,6 +883,8 @@ export interface components {
       tax_amount: number;
       total: number;
       amount_paid: number;
+      /** @description Refunds that succeeded; a pending refund is not counted yet */
+      amount_refunded: number;
       /** @description total − amount_paid; negative when a refund is due */
       balance_due: number;
       coupon_code: string | null;
@@ -904,6 +934,25 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    Refund: {
+      id: string;
+      order_id: string;
+      amount: number;
+      currency: string;
+      reason: string | null;
+      /** @description pending: sent to the provider, not confirmed yet (its amount stays reserved); failed: refused by the provider (nothing refunded, nothing restocked) */
+      status: 'succeeded' | 'pending' | 'failed';
+      /** @description manual, test_card or stripe */
+      provider: string;
+      provider_refund_id: string | null;
+      failure_reason: string | null;
+      restocked: {
+        line_item_id: string;
+        quantity: number;
+      }[];
+      /** Format: date-time */
+      created_at: string;
     };
     Webhook: {
       id: string;
@@ -966,6 +1015,7 @@ export interface components {
       taxAmount: number;
       total: number;
       amountPaid: number;
+      amountRefunded: number;
       balanceDue: number;
       couponCode: string | null;
       paymentMethod: string | null;
@@ -3645,6 +3695,199 @@ export interface operations {
       };
     };
   };
+  listRefunds: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Refund'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createRefund: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Positive, in the order's currency; at most what was paid minus what was refunded (or is pending) */
+          amount: string | number;
+          reason?: string | null;
+          /** @description Units to put back into stock (history reason `refund`); at most what the line bought minus what earlier refunds restocked */
+          restock?: {
+            line_item_id: string;
+            quantity: number;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Refund'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   getAnalytics: {
     parameters: {
       query?: {
@@ -3876,6 +4119,7 @@ export interface operations {
             | 'order.paid'
             | 'order.updated'
             | 'order.cancelled'
+            | 'order.refunded'
             | 'product.low_stock'
             | 'product.out_of_stock'
             | '*'
@@ -4148,6 +4392,7 @@ export interface operations {
             | 'order.paid'
             | 'order.updated'
             | 'order.cancelled'
+            | 'order.refunded'
             | 'product.low_stock'
             | 'product.out_of_stock'
             | '*'
@@ -4439,6 +4684,7 @@ export interface operations {
             | 'order.paid'
             | 'order.updated'
             | 'order.cancelled'
+            | 'order.refunded'
             | 'product.low_stock'
             | 'product.out_of_stock';
         };

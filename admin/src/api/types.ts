@@ -76,6 +76,9 @@ export type ShippingAddress = NonNullable<Order['shipping_address']>;
 export type LineItem = Order['line_items'][number];
 export type Fulfillment = Order['fulfillments'][number];
 
+export type Refund = Schemas['Refund'];
+export type RefundBody = RequestBody<paths['/api/v1/orders/{id}/refunds']['post']>;
+
 export type EditItemsBody = RequestBody<paths['/api/v1/orders/{id}/edit-items']['post']>;
 export type EditItemsResult = Data<paths['/api/v1/orders/{id}/edit-items']['post']>;
 
@@ -86,6 +89,7 @@ export const WEBHOOK_EVENTS = everyOf<WebhookEvent>()([
   'order.paid',
   'order.updated',
   'order.cancelled',
+  'order.refunded',
   'product.low_stock',
   'product.out_of_stock',
 ]);

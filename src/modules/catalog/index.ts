@@ -8,6 +8,7 @@ export { categoriesRoutes } from './categories.routes.js';
 export { type CategoriesService, createCategoriesService } from './categories.service.js';
 export { productsRoutes } from './products.routes.js';
 export {
+  type CartProductFacts,
   createProductsService,
   type ImageRehoster,
   type OrderableProduct,

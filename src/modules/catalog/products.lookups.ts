@@ -9,6 +9,16 @@ export interface OrderableVariant {
   sku: string | null;
 }
 
+/** What a cart shows of a product besides its price: status, stock, image. */
+export interface CartProductFacts {
+  status: string;
+  trackInventory: boolean;
+  inventory: number;
+  image: string | null;
+  /** Stock of each variant by id (a product with variants is sold by variant). */
+  variants: Map<string, number>;
+}
+
 export interface OrderableProduct {
   id: string;
   name: string;
@@ -49,5 +59,24 @@ export function createProductLookups(db: Db) {
     },
 
     lookupForOrder,
+
+    /** Status, stock and primary image of the products given (unknown ids are absent). */
+    async cartFacts(tx: Executor, storeId: string, productIds: string[]) {
+      const ids = [...new Set(productIds.filter(isUuid))];
+      const levels = await repo.findStockLevels(tx, storeId, ids);
+      const images = await repo.primaryImages(tx, storeId, ids);
+      return new Map<string, CartProductFacts>(
+        levels.map((p) => [
+          p.id,
+          {
+            status: p.status,
+            trackInventory: p.track_inventory,
+            inventory: p.inventory,
+            image: images.get(p.id) ?? null,
+            variants: new Map(p.variants.map((v) => [v.id, v.inventory])),
+          },
+        ]),
+      );
+    },
   };
 }

@@ -335,6 +335,26 @@ export async function findForOrder(
   return result.rows;
 }
 
+/** Stock facts of products and their variants (carts check quantities against them; no lock). */
+export async function findStockLevels(db: Executor, storeId: string, productIds: string[]) {
+  if (productIds.length === 0) return [];
+  const result = await sql<{
+    id: string;
+    status: string;
+    track_inventory: boolean;
+    inventory: number;
+    variants: { id: string; inventory: number }[];
+  }>`
+    SELECT p.id, p.status, p.track_inventory, p.inventory,
+      COALESCE((
+        SELECT json_agg(json_build_object('id', v.id, 'inventory', v.inventory))
+        FROM product_variants v WHERE v.store_id = p.store_id AND v.product_id = p.id
+      ), '[]'::json) AS variants
+    FROM products p
+    WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`.execute(db);
+  return result.rows;
+}
+
 export function findActiveProducts(db: Executor, storeId: string, ids: string[]) {
   return db
     .selectFrom('products')

@@ -6,7 +6,7 @@ import type { ImageRehoster } from './products.media.js';
 import { createMerchantProducts } from './products.merchant.js';
 import { createStorefrontProducts } from './products.storefront.js';
 
-export type { OrderableProduct, OrderableVariant } from './products.lookups.js';
+export type { CartProductFacts, OrderableProduct, OrderableVariant } from './products.lookups.js';
 export type { ImageRehoster } from './products.media.js';
 export type { ProductUpdate } from './products.merchant.js';
 

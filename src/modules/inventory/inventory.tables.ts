@@ -1,7 +1,15 @@
 import type { Timestamp } from '../../platform/db/schema.js';
 
 /** Why stock moved: a merchant adjustment, or an order-side effect. */
-export type AdjustmentSource = 'api' | 'admin' | 'order' | 'edit' | 'cancel' | 'restock' | 'product_update';
+export type AdjustmentSource =
+  | 'api'
+  | 'admin'
+  | 'order'
+  | 'edit'
+  | 'cancel'
+  | 'restock'
+  | 'refund'
+  | 'product_update';
 
 export interface InventoryAdjustmentsTable {
   id: string;

@@ -1,7 +1,7 @@
 import { WriteBatch, type Writer } from '../../platform/db/write-batch.js';
 import * as repo from './push.repository.js';
 
-export type OrderPushKind = 'paid' | 'fulfilled' | 'cancelled';
+export type OrderPushKind = 'paid' | 'fulfilled' | 'cancelled' | 'refunded';
 
 export interface OrderTracking {
   carrier?: string | null;
@@ -17,6 +17,8 @@ export interface OrderPushInput {
   orderNumber: string;
   /** For `fulfilled`: the shipment's tracking, when there is one. */
   tracking?: OrderTracking | null;
+  /** For `refunded`: the amount (a decimal string of `currency`) and whether the whole payment went back. */
+  refund?: { amount: string; currency: string; full: boolean } | null;
 }
 
 export interface PushContent {
@@ -28,7 +30,7 @@ export interface PushContent {
 
 /** The notification a customer reads for an order update (pure). */
 export function orderPushContent(
-  input: Pick<OrderPushInput, 'kind' | 'orderNumber' | 'tracking'>,
+  input: Pick<OrderPushInput, 'kind' | 'orderNumber' | 'tracking' | 'refund'>,
 ): PushContent {
   const number = input.orderNumber.replace(/^#/, '');
   const data: Record<string, string> = { type: 'order_update', kind: input.kind, orderNumber: number };
@@ -39,6 +41,21 @@ export function orderPushContent(
         body: 'We have received your payment. We will let you know when it ships.',
         data,
       };
+    case 'refunded': {
+      const refund = input.refund;
+      if (refund) {
+        data.amount = refund.amount;
+        data.currency = refund.currency;
+      }
+      return {
+        title:
+          refund?.full === false ? `Order #${number} was partly refunded` : `Order #${number} was refunded`,
+        body: refund
+          ? `A refund of ${refund.amount} ${refund.currency} is on its way to you.`
+          : 'A refund is on its way to you.',
+        data,
+      };
+    }
     case 'cancelled':
       return {
         title: `Order #${number} was cancelled`,

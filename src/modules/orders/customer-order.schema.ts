@@ -18,6 +18,7 @@ export const CustomerOrder = Type.Object(
     taxAmount: Type.Number(),
     total: Type.Number(),
     amountPaid: Type.Number(),
+    amountRefunded: Type.Number(),
     balanceDue: Type.Number(),
     couponCode: Nullish(Type.String()),
     paymentMethod: Nullish(Type.String()),

@@ -13,4 +13,11 @@ export { ordersRoutes } from './orders.routes.js';
 export { type OrderDetails, orderForCustomer } from './orders.serializers.js';
 export { createOrdersService, type OrdersService } from './orders.service.js';
 export type { Address, OrderStatus, PaymentStatus } from './orders.tables.js';
+export type {
+  ExternalRefund,
+  ProviderRefundRequest,
+  ProviderRefundResult,
+  RefundGateway,
+} from './refund-gateway.js';
+export { refundsRoutes } from './refunds.routes.js';
 export { quoteOf, type StorePricing } from './totals.js';

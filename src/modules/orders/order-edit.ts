@@ -9,7 +9,7 @@ import { amountOf, diff, recordOrderUpdated } from './order-events.js';
 import { ensureAmountsInRange } from './order-pricing.js';
 import { isEditable } from './order-state.js';
 import * as repo from './orders.repository.js';
-import { paymentStatusOf, subtotalOf, totalOf } from './totals.js';
+import { paymentStatusOf, refundStatusOf, subtotalOf, totalOf } from './totals.js';
 
 export interface EditItemsInput {
   update_quantity?: { item_id: string; new_quantity: number }[];
@@ -160,7 +160,9 @@ export function createOrderEditor(deps: {
       const updated = await repo.updateOrder(tx, storeId, order.id, {
         subtotal,
         total,
-        payment_status: paymentStatusOf(total, order.amount_paid),
+        payment_status:
+          refundStatusOf(order.amount_paid, order.amount_refunded) ??
+          paymentStatusOf(total, order.amount_paid),
       });
       const money = (minor: number) => amountOf(order, minor);
       const summary = (lines: repo.LineItemRow[]) =>

@@ -3,7 +3,9 @@ import type { Writer } from '../../platform/db/write-batch.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import { recordEvent } from '../../platform/outbox.js';
 import type { LineItemRow, OrderRow } from './orders.repository.js';
-import { customerNameOf } from './orders.serializers.js';
+import { customerNameOf, type OrderDetails, orderForCustomer } from './orders.serializers.js';
+import type { RefundRow } from './refunds.repository.js';
+import { refundForWebhook } from './refunds.serializers.js';
 
 /**
  * The order events of the seed, with exactly its data fields (camelCase), written to the outbox in
@@ -48,6 +50,19 @@ export function recordOrderCancelled(tx: Executor, order: OrderRow) {
     customerEmail: order.customer_email,
     customerName: customerNameOf(order),
     cancelReason: order.cancel_reason,
+    timestamp: new Date().toISOString(),
+  });
+}
+
+/** order.refunded: `data` holds the order (as its buyer sees it) and the refund that succeeded. */
+export function recordOrderRefunded(tx: Executor, order: OrderDetails, refund: RefundRow) {
+  return recordEvent(tx, order.order.store_id, 'order.refunded', {
+    orderId: order.order.id,
+    orderNumber: String(order.order.order_number),
+    customerEmail: order.order.customer_email,
+    customerName: customerNameOf(order.order),
+    order: orderForCustomer(order),
+    refund: refundForWebhook(refund, order.order.currency),
     timestamp: new Date().toISOString(),
   });
 }

@@ -101,6 +101,7 @@ export function createOrderPlacing(deps: OrdersDeps) {
       tax_amount: quote.tax,
       total: quote.total,
       amount_paid: amountPaid,
+      amount_refunded: 0,
       coupon_code: discount?.code ?? null,
       discount_id: discount?.discountId ?? null,
       payment_method: input.paymentMethod,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
-import { MoneyInput } from '../../platform/http/money-input.js';
+import { MoneyInput, moneyInput } from '../../platform/http/money-input.js';
 import { ORDER_STATUSES } from './order-state.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
@@ -174,6 +174,9 @@ const amounts = {
   tax_amount: Type.Number(),
   total: Type.Number(),
   amount_paid: Type.Number(),
+  amount_refunded: Type.Number({
+    description: 'Refunds that succeeded; a pending refund is not counted yet',
+  }),
   balance_due: Type.Number({ description: 'total − amount_paid; negative when a refund is due' }),
 };
 
@@ -251,3 +254,40 @@ export const EditItemsResult = Type.Object({
     }),
   ),
 });
+
+export const RefundCreateBody = Type.Object(
+  {
+    amount: moneyInput(
+      "Positive, in the order's currency; at most what was paid minus what was refunded (or is pending)",
+    ),
+    reason: Type.Optional(Nullable(Text(500))),
+    restock: Type.Optional(
+      Type.Array(Type.Object({ line_item_id: Id, quantity: Quantity }, { additionalProperties: false }), {
+        maxItems: 250,
+        description:
+          'Units to put back into stock (history reason `refund`); at most what the line bought minus what earlier refunds restocked',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const Refund = Type.Object(
+  {
+    id: Type.String(),
+    order_id: Type.String(),
+    amount: Type.Number(),
+    currency: Type.String(),
+    reason: Nullable(Type.String()),
+    status: Type.Union([Type.Literal('succeeded'), Type.Literal('pending'), Type.Literal('failed')], {
+      description:
+        'pending: sent to the provider, not confirmed yet (its amount stays reserved); failed: refused by the provider (nothing refunded, nothing restocked)',
+    }),
+    provider: Type.String({ description: 'manual, test_card or stripe' }),
+    provider_refund_id: Nullable(Type.String()),
+    failure_reason: Nullable(Type.String()),
+    restocked: Type.Array(Type.Object({ line_item_id: Type.String(), quantity: Type.Integer() })),
+    created_at: Timestamp,
+  },
+  { $id: 'Refund' },
+);

@@ -44,6 +44,7 @@ function amountsForMerchant(order: OrderRow) {
     tax_amount: amount(order.tax_amount),
     total: amount(order.total),
     amount_paid: amount(order.amount_paid),
+    amount_refunded: amount(order.amount_refunded),
     balance_due: amount(order.total - order.amount_paid),
   };
 }
@@ -137,6 +138,7 @@ export function orderForCustomer({ order, lines, fulfillments }: OrderDetails) {
     taxAmount: amount(order.tax_amount),
     total: amount(order.total),
     amountPaid: amount(order.amount_paid),
+    amountRefunded: amount(order.amount_refunded),
     balanceDue: amount(order.total - order.amount_paid),
     couponCode: order.coupon_code,
     paymentMethod: order.payment_method,

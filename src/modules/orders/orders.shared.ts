@@ -4,13 +4,14 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import type { CustomersService } from '../customers/index.js';
-import type { InventoryService } from '../inventory/index.js';
+import type { InventoryService, StockChange } from '../inventory/index.js';
 import type { OrderChangeSource } from './order-events.js';
 import type { PricingDeps } from './order-pricing.js';
 import { canTransition } from './order-state.js';
 import * as repo from './orders.repository.js';
 import type { OrderDetails } from './orders.serializers.js';
 import type { OrderStatus } from './orders.tables.js';
+import type { RefundGateway } from './refund-gateway.js';
 
 /**
  * What the parts of the orders service (placing, state changes, reads) share: their dependencies
@@ -24,8 +25,10 @@ export type BuyerNotifier = (
   input: {
     storeId: string;
     customerId: string;
-    kind: 'paid' | 'fulfilled' | 'cancelled';
+    kind: 'paid' | 'fulfilled' | 'cancelled' | 'refunded';
     orderNumber: string;
+    /** For `refunded`: the amount, as a decimal string of `currency`, and whether all was refunded. */
+    refund?: { amount: string; currency: string; full: boolean };
     tracking?: {
       carrier?: string | null;
       trackingNumber?: string | null;
@@ -39,6 +42,8 @@ export interface OrdersDeps extends PricingDeps {
   customers: CustomersService;
   inventory: InventoryService;
   notifyBuyer?: BuyerNotifier;
+  /** Providers that hold the money (Stripe): a refund of their orders goes through them (contract §9). */
+  refundGateways: RefundGateway[];
 }
 
 export type Tracking = {
@@ -53,8 +58,9 @@ export async function notify(
   deps: Pick<OrdersDeps, 'notifyBuyer'>,
   tx: Writer,
   order: repo.OrderRow,
-  kind: 'paid' | 'fulfilled' | 'cancelled',
+  kind: 'paid' | 'fulfilled' | 'cancelled' | 'refunded',
   tracking?: Tracking,
+  refund?: { amount: string; currency: string; full: boolean },
 ) {
   if (!deps.notifyBuyer || !order.customer_id) return;
   await deps.notifyBuyer(tx, {
@@ -62,12 +68,41 @@ export async function notify(
     customerId: order.customer_id,
     kind,
     orderNumber: String(order.order_number),
+    ...(refund ? { refund } : {}),
     tracking: tracking && {
       carrier: tracking.carrier,
       trackingNumber: tracking.tracking_number,
       trackingUrl: tracking.tracking_url,
     },
   });
+}
+
+/**
+ * Units of the order's lines go back to stock (cancel, refund), in the caller's transaction. Lines
+ * of deleted products or variants are skipped: there is no stock to return them to.
+ */
+export async function restockLines(
+  deps: Pick<OrdersDeps, 'products' | 'inventory'>,
+  tx: Tx,
+  storeId: string,
+  units: { line: repo.LineItemRow; quantity: number }[],
+  note: Pick<StockChange, 'source' | 'reason'>,
+) {
+  const wanted = units.filter((u) => u.quantity > 0);
+  if (wanted.length === 0) return;
+  const live = await deps.products.lookupForOrder(
+    tx,
+    storeId,
+    wanted.flatMap((u) => (u.line.product_id ? [u.line.product_id] : [])),
+  );
+  const changes = wanted.flatMap(({ line, quantity }): StockChange[] => {
+    const product = line.product_id ? live.get(line.product_id) : undefined;
+    if (!product) return [];
+    const variantId = line.variant_id && product.variants.has(line.variant_id) ? line.variant_id : null;
+    if (line.variant_id && !variantId) return [];
+    return [{ productId: product.id, variantId, delta: quantity, ...note }];
+  });
+  await deps.inventory.applyChanges(tx, storeId, changes);
 }
 
 export async function details(tx: Executor, order: repo.OrderRow): Promise<OrderDetails> {

@@ -18,11 +18,13 @@ import {
   notify,
   type OrdersDeps,
   requireTransition,
+  restockLines,
   sourceOf,
   type Tracking,
 } from './orders.shared.js';
 import type { Address, OrderStatus } from './orders.tables.js';
-import { paymentStatusOf } from './totals.js';
+import * as refundsRepo from './refunds.repository.js';
+import { paymentStatusOf, refundStatusOf } from './totals.js';
 
 export interface OrderUpdate {
   status?: OrderStatus;
@@ -36,32 +38,7 @@ export interface OrderUpdate {
  * other locks in the order of docs/decisions.md.
  */
 export function createOrderStateChanges(deps: OrdersDeps) {
-  const { db, customers, inventory } = deps;
-
-  /** The order's line items go back to stock (cancel with restock). Deleted products are skipped. */
-  async function restock(tx: Tx, storeId: string, lines: repo.LineItemRow[]) {
-    const live = await deps.products.lookupForOrder(
-      tx,
-      storeId,
-      lines.flatMap((l) => (l.product_id ? [l.product_id] : [])),
-    );
-    const changes = lines.flatMap((line) => {
-      const product = line.product_id ? live.get(line.product_id) : undefined;
-      if (!product) return [];
-      const variantId = line.variant_id && product.variants.has(line.variant_id) ? line.variant_id : null;
-      if (line.variant_id && !variantId) return [];
-      return [
-        {
-          productId: product.id,
-          variantId,
-          delta: line.quantity,
-          source: 'cancel' as const,
-          reason: 'order cancelled',
-        },
-      ];
-    });
-    await inventory.applyChanges(tx, storeId, changes);
-  }
+  const { db, customers } = deps;
 
   /** Takes a payment on the order (locked by the caller); the order is paid when nothing is owed. */
   async function collect(
@@ -72,8 +49,9 @@ export function createOrderStateChanges(deps: OrdersDeps) {
     source: OrderChangeSource,
   ) {
     const amountPaid = order.amount_paid + amount;
-    const paymentStatus = paymentStatusOf(order.total, amountPaid);
-    const nowPaid = paymentStatus === 'paid';
+    const settled = paymentStatusOf(order.total, amountPaid);
+    const paymentStatus = refundStatusOf(amountPaid, order.amount_refunded) ?? settled;
+    const nowPaid = settled === 'paid';
     const status: OrderStatus = nowPaid && order.status === 'pending' ? 'processing' : order.status;
     // The buyer's row before the order's own write (whose analytics trigger takes the last lock).
     if (order.customer_id && status !== 'cancelled')
@@ -156,13 +134,22 @@ export function createOrderStateChanges(deps: OrdersDeps) {
     requireTransition(order, 'cancelled');
     // Lock order (docs/decisions.md): the buyer, then the stock, then the order's own write. Taking
     // the stock first deadlocked against checkouts of the same buyer, which lock buyer then stock.
-    if (order.customer_id && order.amount_paid > 0)
-      await customers.addOrderStats(tx, order.store_id, order.customer_id, {
-        orders: 0,
-        spent: -order.amount_paid,
-      });
-    if (options.restock !== false)
-      await restock(tx, order.store_id, await repo.lineItems(tx, order.store_id, order.id));
+    // What the buyer spent on it, net of what was already refunded, leaves their total.
+    const kept = order.amount_paid - order.amount_refunded;
+    if (order.customer_id && kept > 0)
+      await customers.addOrderStats(tx, order.store_id, order.customer_id, { orders: 0, spent: -kept });
+    if (options.restock !== false) {
+      // Units a refund already returned to stock are not returned twice.
+      const { restocked } = await refundsRepo.commitments(tx, order.store_id, order.id);
+      const lines = await repo.lineItems(tx, order.store_id, order.id);
+      await restockLines(
+        deps,
+        tx,
+        order.store_id,
+        lines.map((line) => ({ line, quantity: line.quantity - (restocked.get(line.id) ?? 0) })),
+        { source: 'cancel', reason: 'order cancelled' },
+      );
+    }
     const updated = await repo.updateOrder(tx, order.store_id, order.id, {
       status: 'cancelled',
       status_before_hold: null,

@@ -42,6 +42,8 @@ export interface OrdersTable {
   tax_amount: number;
   total: number;
   amount_paid: number;
+  /** Succeeded refunds only (a pending refund is reserved by its row). */
+  amount_refunded: ColumnType<number, number | undefined, number>;
   coupon_code: Nullable<string>;
   discount_id: Nullable<string>;
   payment_method: Nullable<string>;
@@ -83,6 +85,30 @@ export interface OrderFulfillmentsTable {
   created_at: Timestamp;
 }
 
+export type RefundStatus = 'pending' | 'succeeded' | 'failed';
+
+/** Units of one line an order's refund returns to stock. */
+export interface RestockedLine {
+  line_item_id: string;
+  quantity: number;
+}
+
+export interface RefundsTable {
+  id: string;
+  store_id: string;
+  order_id: string;
+  amount: number;
+  reason: string | null;
+  status: RefundStatus;
+  /** manual, test_card, or the payment method of the provider's gateway (stripe). */
+  provider: string;
+  provider_refund_id: string | null;
+  failure_reason: string | null;
+  restocked: ColumnType<RestockedLine[], string | undefined, string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface OrderCountersTable {
   store_id: string;
   next_number: ColumnType<number, number | undefined, number>;
@@ -94,5 +120,6 @@ declare module '../../platform/db/schema.js' {
     order_line_items: OrderLineItemsTable;
     order_fulfillments: OrderFulfillmentsTable;
     order_counters: OrderCountersTable;
+    refunds: RefundsTable;
   }
 }

@@ -93,3 +93,12 @@ export function paymentStatusOf(total: number, amountPaid: number): PaymentStatu
   if (amountPaid === total) return amountPaid === 0 ? 'unpaid' : 'paid';
   return amountPaid === 0 ? 'unpaid' : 'partially_paid';
 }
+
+/**
+ * Once money went back to the buyer, the payment status says how much of what was paid: every
+ * unit (`refunded`) or part of it (`partially_refunded`); undefined while nothing was refunded.
+ */
+export function refundStatusOf(amountPaid: number, amountRefunded: number): PaymentStatus | undefined {
+  if (amountRefunded <= 0) return undefined;
+  return amountRefunded >= amountPaid ? 'refunded' : 'partially_refunded';
+}

@@ -51,6 +51,15 @@ export function findPayment(db: Executor, storeId: string, orderId: string) {
     .executeTakeFirst();
 }
 
+export function findPaymentByIntent(db: Executor, storeId: string, paymentIntentId: string) {
+  return db
+    .selectFrom('stripe_payments')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('payment_intent_id', '=', paymentIntentId)
+    .executeTakeFirst();
+}
+
 export async function setPaymentIntent(
   db: Executor,
   storeId: string,

@@ -1,9 +1,10 @@
-/** The events a webhook can subscribe to (the seed's list), and sample data for test sends. */
+/** The events a webhook can subscribe to (the seed's list and order.refunded, §9), and sample data for test sends. */
 export const WEBHOOK_EVENTS = [
   'order.created',
   'order.paid',
   'order.updated',
   'order.cancelled',
+  'order.refunded',
   'product.low_stock',
   'product.out_of_stock',
 ] as const;
@@ -47,6 +48,31 @@ export function sampleData(event: WebhookEvent, now: Date): Record<string, unkno
       };
     case 'order.cancelled':
       return { ...order, cancelReason: 'customer request', timestamp };
+    case 'order.refunded': {
+      const refund = {
+        id: '01900000-0000-7000-8000-000000000001',
+        orderId: order.orderId,
+        amount: 10,
+        currency: 'USD',
+        reason: 'damaged in transit',
+        status: 'succeeded',
+        provider: 'manual',
+        providerRefundId: null,
+        restocked: [],
+        createdAt: timestamp,
+      };
+      const summary = {
+        id: order.orderId,
+        orderNumber: order.orderNumber,
+        status: 'processing',
+        paymentStatus: 'partially_refunded',
+        currency: 'USD',
+        total: 42.5,
+        amountPaid: 42.5,
+        amountRefunded: 10,
+      };
+      return { ...order, order: summary, refund, timestamp };
+    }
     case 'product.low_stock':
       return { productName: 'Sample product', inventory: 3 };
     case 'product.out_of_stock':

@@ -29,6 +29,7 @@ function orderOf(overrides: Partial<Order> = {}): Order {
     tax_amount: 3.3,
     total: 48.27,
     amount_paid: 48.27,
+    amount_refunded: 0,
     balance_due: 0,
     coupon_code: 'FIVE',
     payment_method: 'manual',

@@ -6,6 +6,7 @@ const DESCRIPTIONS: Record<string, string> = {
   'order.paid': 'an order is fully paid',
   'order.updated': 'status, items, address, notes or amounts change',
   'order.cancelled': 'an order is cancelled',
+  'order.refunded': 'money is refunded on an order',
   'product.low_stock': 'stock falls to the low-stock threshold',
   'product.out_of_stock': 'stock reaches zero',
 };

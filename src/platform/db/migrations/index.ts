@@ -13,7 +13,9 @@ import * as expiryIndexes from './2026_11_25_0012_expiry_indexes.js';
 import * as idempotencyResource from './2026_11_25_0013_idempotency_resource.js';
 import * as tenantForeignKeys from './2026_11_25_0020_tenant_foreign_keys.js';
 import * as paymentStatuses from './2026_11_25_0021_payment_statuses.js';
+import * as carts from './2026_11_25_0022_carts.js';
 import * as stripePayments from './2026_11_25_0023_stripe_payments.js';
+import * as refunds from './2026_11_25_0024_refunds.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -31,7 +33,9 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0013_idempotency_resource': idempotencyResource,
   '2026_11_25_0020_tenant_foreign_keys': tenantForeignKeys,
   '2026_11_25_0021_payment_statuses': paymentStatuses,
+  '2026_11_25_0022_carts': carts,
   '2026_11_25_0023_stripe_payments': stripePayments,
+  '2026_11_25_0024_refunds': refunds,
 };
 
 export const migrationProvider: MigrationProvider = {

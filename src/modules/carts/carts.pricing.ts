@@ -1,0 +1,122 @@
+import type { Executor } from '../../platform/db/database.js';
+import { AppError } from '../../platform/http/errors.js';
+import type { CartProductFacts, ProductsService } from '../catalog/index.js';
+import type { CustomersService } from '../customers/index.js';
+import { type PricingDeps, priceCart, STOREFRONT_FIELDS } from '../orders/index.js';
+import type { CartItemRow, CartRow } from './carts.repository.js';
+import * as repo from './carts.repository.js';
+
+export interface CartPricingDeps extends PricingDeps {
+  products: ProductsService;
+  customers: CustomersService;
+}
+
+type Priced = Awaited<ReturnType<typeof priceCart>>;
+
+/** A cart as it is now: its lines with their catalogue facts, priced by checkout's own pricing. */
+export interface PricedCartView {
+  cart: CartRow;
+  /** The lines that can still be bought, in the order they were added. */
+  lines: { item: CartItemRow; facts: CartProductFacts }[];
+  priced: Priced | null;
+  currency: string;
+  /** The coupon as it applies now (a stored code that stopped applying is not). */
+  couponCode: string | null;
+}
+
+/** Stock of the line's product or variant; null when not tracked. */
+export function stockOf(facts: CartProductFacts, variantId: string | null): number | null {
+  if (!facts.trackInventory) return null;
+  return variantId ? (facts.variants.get(variantId) ?? 0) : facts.inventory;
+}
+
+/**
+ * Whether a stored line can still be bought: the product is active and the variant choice still
+ * fits it. A line that cannot (archived since, variant removed) is left out of the cart's view and
+ * totals rather than making every read fail; it comes back if the product does.
+ */
+export function isAvailable(facts: CartProductFacts | undefined, variantId: string | null) {
+  if (facts?.status !== 'active') return false;
+  return variantId ? facts.variants.has(variantId) : facts.variants.size === 0;
+}
+
+/** Whether `error` is the discounts module refusing the coupon (400 naming couponCode). */
+export function isCouponRefusal(error: unknown): boolean {
+  return (
+    error instanceof AppError &&
+    error.code === 'invalid_request' &&
+    (error.details ?? []).some((d) => d.field === STOREFRONT_FIELDS.coupon)
+  );
+}
+
+/**
+ * Prices lines through `priceCart`, the one pricing path of quotes, checkouts and orders. With
+ * `strictCoupon`, a coupon that does not apply is the discounts module's 400 naming why; without,
+ * the cart is priced as if it had none (a coupon that expired or fell below its minimum since).
+ */
+export async function priceLines(
+  deps: CartPricingDeps,
+  executor: Executor,
+  storeId: string,
+  input: {
+    items: { product_id: string; variant_id: string | null; quantity: number }[];
+    couponCode: string | null;
+    customerId: string | null;
+    strictCoupon: boolean;
+  },
+): Promise<Priced | null> {
+  if (input.items.length === 0) return null;
+  const price = (couponCode: string | null) =>
+    priceCart(deps, executor, storeId, {
+      items: input.items.map((i) => ({
+        productId: i.product_id,
+        variantId: i.variant_id,
+        quantity: i.quantity,
+      })),
+      couponCode,
+      customerId: input.customerId,
+      activeOnly: true,
+      fields: STOREFRONT_FIELDS,
+    });
+  if (!input.couponCode || input.strictCoupon) return price(input.couponCode);
+  try {
+    return await price(input.couponCode);
+  } catch (error) {
+    if (!isCouponRefusal(error)) throw error;
+    return price(null);
+  }
+}
+
+/** The customer a cart is priced for (once-per-customer coupons): its own, else its e-mail's. */
+export async function pricingCustomerOf(deps: CartPricingDeps, executor: Executor, cart: CartRow) {
+  if (cart.customer_id) return cart.customer_id;
+  if (!cart.email) return null;
+  return (await deps.customers.findByEmail(executor, cart.store_id, cart.email))?.id ?? null;
+}
+
+/** Reads and prices a cart: what GET answers and what completing it places. */
+export async function viewCart(
+  deps: CartPricingDeps,
+  executor: Executor,
+  cart: CartRow,
+): Promise<PricedCartView> {
+  const storeId = cart.store_id;
+  const items = await repo.itemsOf(executor, storeId, cart.id);
+  const facts = await deps.products.cartFacts(
+    executor,
+    storeId,
+    items.map((i) => i.product_id),
+  );
+  const lines = items.flatMap((item) => {
+    const f = facts.get(item.product_id);
+    return f && isAvailable(f, item.variant_id) ? [{ item, facts: f }] : [];
+  });
+  const priced = await priceLines(deps, executor, storeId, {
+    items: lines.map((l) => l.item),
+    couponCode: cart.coupon_code,
+    customerId: await pricingCustomerOf(deps, executor, cart),
+    strictCoupon: false,
+  });
+  const currency = priced?.store.currency ?? (await deps.stores.getStore(storeId, executor)).currency;
+  return { cart, lines, priced, currency, couponCode: priced?.discount?.code ?? null };
+}

@@ -1,0 +1,255 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import {
+  type CustomerAuthOptions,
+  clearedSessionCookie,
+  customerSessionOf,
+} from '../../platform/http/customer-auth.js';
+import { DataEnvelope } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
+import { AppError } from '../../platform/http/errors.js';
+import { CustomerOrder, orderForCustomer } from '../orders/index.js';
+import { SlugParams } from '../storefront/index.js';
+import type { StoresService } from '../stores/index.js';
+import {
+  Cart,
+  CartItemInput,
+  CartItemParams,
+  CartParams,
+  CompleteCartBody,
+  CreateCartBody,
+  UpdateCartBody,
+  UpdateCartItemBody,
+} from './carts.schemas.js';
+import { cartForStorefront } from './carts.serializers.js';
+import type { CartsService } from './carts.service.js';
+
+export interface CartsRoutesDeps {
+  stores: StoresService;
+  carts: CartsService;
+  customerAuth: CustomerAuthOptions;
+  secureCookies: boolean;
+}
+
+/** The signed-in customer of the request, when its session belongs to this store. */
+const customerOf = (request: FastifyRequest) =>
+  request.ctx.actor.kind === 'customer' ? request.ctx.actor.id : undefined;
+
+/** No credential: the cart id is the permission. A customer session, when sent, links the cart. */
+const OPTIONAL_CUSTOMER_SESSION: Record<string, string[]>[] = [
+  {},
+  { customerSession: [] },
+  { customerBearer: [] },
+];
+
+/**
+ * /api/storefront/{slug}/carts…: contract §9. The store is the one of the slug; a customer session
+ * (cookie or Bearer) is optional and, when it is this store's, links every cart it creates or
+ * touches to its customer. Answers are never cached (a cart changes with every call).
+ */
+export const cartsRoutes: FastifyPluginAsyncTypebox<CartsRoutesDeps> = async (app, deps) => {
+  const { stores, carts } = deps;
+  app.addHook('preValidation', async (request, reply) => {
+    const { slug } = request.params as { slug: string };
+    const store = await stores.getActiveStoreBySlug(slug);
+    const found = await customerSessionOf(request, deps.customerAuth).catch((error: unknown) => {
+      // As at checkout: a dead session cookie is cleared with the 401, so the next call is a guest's.
+      const bearer = /^Bearer\s+\S+$/i.test(request.headers.authorization ?? '');
+      if (error instanceof AppError && error.statusCode === 401 && !bearer)
+        reply.header('set-cookie', clearedSessionCookie(deps.secureCookies));
+      throw error;
+    });
+    const customerId = found?.session.storeId === store.id ? found.session.customerId : undefined;
+    request.ctx = {
+      storeId: store.id,
+      actor: customerId ? { kind: 'customer', id: customerId } : { kind: 'system', id: 'storefront' },
+      source: 'system',
+      scopes: [],
+    };
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
+
+  const tags = ['Carts'];
+  const security = OPTIONAL_CUSTOMER_SESSION;
+  const common = errorResponses(401, 403, 429);
+
+  app.post(
+    '/:slug/carts',
+    {
+      schema: {
+        tags,
+        operationId: 'createCart',
+        security,
+        summary: 'Create a cart (optionally with lines and an e-mail)',
+        description:
+          'The answer holds the cart id: an unguessable token that is the only permission the cart needs. Lines of the same product and variant merge. Nothing is reserved: a quantity above the tracked stock is 409 `insufficient_stock`; an unknown, draft or archived product is 400.',
+        params: SlugParams,
+        body: CreateCartBody,
+        response: { 201: DataEnvelope(Cart), ...common, ...errorResponses(409) },
+      },
+    },
+    async (request, reply) => {
+      const view = await carts.create(request.ctx, request.body, customerOf(request));
+      return reply.code(201).send({ data: cartForStorefront(view) });
+    },
+  );
+
+  app.get(
+    '/:slug/carts/:cartId',
+    {
+      schema: {
+        tags,
+        operationId: 'getCart',
+        security,
+        summary: 'A cart, priced from the current catalogue and discounts',
+        description: 'Unknown or expired (30 days after its last change) carts are 404.',
+        params: CartParams,
+        response: { 200: DataEnvelope(Cart), ...common },
+      },
+    },
+    async (request) => ({
+      data: cartForStorefront(await carts.get(request.ctx, request.params.cartId, customerOf(request))),
+    }),
+  );
+
+  app.post(
+    '/:slug/carts/:cartId/items',
+    {
+      schema: {
+        tags,
+        operationId: 'addCartItem',
+        security,
+        summary: 'Add a line (the same product and variant merge into one line)',
+        params: CartParams,
+        body: CartItemInput,
+        response: { 200: DataEnvelope(Cart), ...common, ...errorResponses(409) },
+      },
+    },
+    async (request) => ({
+      data: cartForStorefront(
+        await carts.addItem(request.ctx, request.params.cartId, request.body, customerOf(request)),
+      ),
+    }),
+  );
+
+  app.patch(
+    '/:slug/carts/:cartId/items/:itemId',
+    {
+      schema: {
+        tags,
+        operationId: 'updateCartItem',
+        security,
+        summary: "Set a line's quantity (0 removes it)",
+        params: CartItemParams,
+        body: UpdateCartItemBody,
+        response: { 200: DataEnvelope(Cart), ...common, ...errorResponses(409) },
+      },
+    },
+    async (request) => {
+      const { cartId, itemId } = request.params;
+      const view = await carts.setItemQuantity(
+        request.ctx,
+        cartId,
+        itemId,
+        request.body.quantity,
+        customerOf(request),
+      );
+      return { data: cartForStorefront(view) };
+    },
+  );
+
+  app.delete(
+    '/:slug/carts/:cartId/items/:itemId',
+    {
+      schema: {
+        tags,
+        operationId: 'removeCartItem',
+        security,
+        summary: 'Remove a line',
+        params: CartItemParams,
+        response: { 200: DataEnvelope(Cart), ...common, ...errorResponses(409) },
+      },
+    },
+    async (request) => {
+      const { cartId, itemId } = request.params;
+      return {
+        data: cartForStorefront(await carts.removeItem(request.ctx, cartId, itemId, customerOf(request))),
+      };
+    },
+  );
+
+  app.patch(
+    '/:slug/carts/:cartId',
+    {
+      schema: {
+        tags,
+        operationId: 'updateCart',
+        security,
+        summary: 'Set the e-mail, shipping address or coupon (`couponCode: null` removes it)',
+        description: 'A coupon that does not apply to the cart is 400 naming why.',
+        params: CartParams,
+        body: UpdateCartBody,
+        response: { 200: DataEnvelope(Cart), ...common, ...errorResponses(409) },
+      },
+    },
+    async (request) => ({
+      data: cartForStorefront(
+        await carts.update(request.ctx, request.params.cartId, request.body, customerOf(request)),
+      ),
+    }),
+  );
+
+  app.post(
+    '/:slug/carts/:cartId/complete',
+    {
+      schema: {
+        tags,
+        operationId: 'completeCart',
+        security,
+        summary: 'Turn the cart into an order (exactly once)',
+        description:
+          "As POST /checkout with the cart's lines, e-mail, address and coupon: 201 with the order; `tok_decline` is 402 and nothing is created (the cart stays open). A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.",
+        params: CartParams,
+        body: CompleteCartBody,
+        response: {
+          200: DataEnvelope(CustomerOrder),
+          201: DataEnvelope(CustomerOrder),
+          ...common,
+          ...errorResponses(402, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await carts.complete(
+        request.ctx,
+        request.params.cartId,
+        request.body,
+        customerOf(request),
+      );
+      return reply.code(result.created ? 201 : 200).send({ data: orderForCustomer(result.placed) });
+    },
+  );
+};
+
+/** GET /api/customer/cart: the signed-in customer's latest open cart (phone and laptop share it). */
+export const customerCartRoutes: FastifyPluginAsyncTypebox<{ carts: CartsService }> = async (
+  app,
+  { carts },
+) => {
+  app.get(
+    '/cart',
+    {
+      schema: {
+        tags: ['Customer account'],
+        operationId: 'getMyCart',
+        summary: 'My latest open cart (404 when I have none)',
+        response: { 200: DataEnvelope(Cart), ...errorResponses(404) },
+      },
+    },
+    async (request) => ({
+      data: cartForStorefront(await carts.latestOf(request.ctx, request.ctx.actor.id)),
+    }),
+  );
+};

@@ -1,0 +1,7 @@
+export {
+  type CartsService,
+  cartExpiryTask,
+  createCartsService,
+  pruneExpiredCarts,
+} from './carts.service.js';
+export { cartsRoutes, customerCartRoutes } from './carts.storefront.routes.js';
