@@ -145,3 +145,13 @@ export async function markEventProcessed(tx: Tx, storeId: string, eventId: strin
     .executeTakeFirst();
   return row !== undefined;
 }
+
+export async function isEventProcessed(db: Executor, storeId: string, eventId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('stripe_events')
+    .select('event_id')
+    .where('store_id', '=', storeId)
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -111,13 +111,7 @@ export function createStripeEvents(deps: StripeEventsDeps) {
      * slips in before that finds every refund already matched.
      */
     async chargeRefunded(storeId: string, event: Stripe.Event, charge: Stripe.Charge) {
-      const seen = await db
-        .selectFrom('stripe_events')
-        .select('event_id')
-        .where('store_id', '=', storeId)
-        .where('event_id', '=', event.id)
-        .executeTakeFirst();
-      if (seen) return 'replayed';
+      if (await repo.isEventProcessed(db, storeId, event.id)) return 'replayed';
       const intentId =
         typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
       const payment = intentId ? await repo.findPaymentByIntent(db, storeId, intentId) : undefined;
