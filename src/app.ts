@@ -74,6 +74,7 @@ import {
 } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService, wishlistRoutes } from './modules/wishlist/index.js';
 import type { Db } from './platform/db/database.js';
+import { createCursorCodec } from './platform/http/cursor.js';
 import { installCustomerAuth } from './platform/http/customer-auth.js';
 import { installIdempotency } from './platform/http/idempotency.js';
 import { installMerchantAuth } from './platform/http/merchant-auth.js';
@@ -236,7 +237,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     appSecret: appSecretOf(config),
     logger: deps.logger,
   });
-  const analytics = createAnalyticsService({ db, stores });
+  const analytics = createAnalyticsService({ db, stores, refundsBetween: orders.refundedBetween });
   const payments = createPaymentsService({
     db,
     stores,
@@ -258,8 +259,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     discounts,
     orders,
     checkout,
-    payments,
     carts: createCartsService({ db, stores, products, discounts, customers, checkout }),
+    payments,
     accounts,
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
@@ -309,6 +310,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
   const trustedOrigins = trustedOriginsOf(config.publicUrl);
+  const cursors = createCursorCodec(appSecretOf(config));
   const merchantAuth = {
     resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
     rateLimit: { store: deps.rateLimitStore, perMinute: config.rateLimitPerMinute },
@@ -318,12 +320,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     async (v1) => {
       installMerchantAuth(v1, merchantAuth);
       installIdempotency(v1, db);
-      await v1.register(customersRoutes, { customers: services.customers });
-      await v1.register(productsRoutes, { products: services.products });
+      await v1.register(customersRoutes, { customers: services.customers, cursors });
+      await v1.register(productsRoutes, { products: services.products, cursors });
       await v1.register(categoriesRoutes, { categories: services.categories });
       await v1.register(inventoryRoutes, { inventory: services.inventory });
       await v1.register(discountsRoutes, { discounts: services.discounts });
-      await v1.register(ordersRoutes, { orders, editItems, stores });
+      await v1.register(ordersRoutes, { orders, editItems, stores, cursors });
       await v1.register(refundsRoutes, { orders, stores });
       await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
@@ -375,7 +377,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customerAuth,
     secureCookies,
   });
-  await server.register(stripeWebhookRoutes, { prefix: '/api/payments/stripe', payments });
   await server.register(cartsRoutes, {
     prefix: '/api/storefront',
     stores,
@@ -383,6 +384,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customerAuth,
     secureCookies,
   });
+  await server.register(stripeWebhookRoutes, { prefix: '/api/payments/stripe', payments });
   await server.register(storefrontRoutes, {
     prefix: '/api/storefront',
     payments,

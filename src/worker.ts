@@ -81,7 +81,7 @@ function workerOrders(db: Db, stores: StoresService) {
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
-    // Releasing an unpaid order refunds nothing.
+    // The worker settles or releases holds; it never refunds.
     refundGateways: [],
   });
 }

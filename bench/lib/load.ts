@@ -16,9 +16,16 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => { input += chunk; }).on(
   const options = JSON.parse(input);
   // A body drawn at random for each request (e.g. a random product per checkout).
   const bodies = options.bodies;
+  const paths = options.paths;
   delete options.bodies;
-  if (bodies) {
-    options.requests = [{ setupRequest: (request) => ({ ...request, body: bodies[Math.floor(Math.random() * bodies.length)] }) }];
+  delete options.paths;
+  let next = 0;
+  if (bodies || paths) {
+    options.requests = [{ setupRequest: (request) => ({
+      ...request,
+      ...(bodies ? { body: bodies[Math.floor(Math.random() * bodies.length)] } : {}),
+      ...(paths ? { path: paths[next++ % paths.length] } : {}),
+    }) }];
   }
   autocannon(options, (error, result) => {
     if (error) { console.error(error.stack || String(error)); process.exit(1); }
@@ -38,6 +45,8 @@ export interface LoadOptions {
   body?: string;
   /** Bodies to draw from at random, one per request (instead of `body`). */
   bodies?: string[];
+  /** Paths taken in turn, one per request (each request a different resource, e.g. a cart). */
+  paths?: string[];
   /** A request without an answer after this long counts as a timeout (autocannon's default: 10 s). */
   timeoutSec?: number;
 }
@@ -80,6 +89,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
     ...(options.method ? { method: options.method } : {}),
     ...(options.body !== undefined ? { body: options.body } : {}),
     ...(options.bodies ? { bodies: options.bodies } : {}),
+    ...(options.paths ? { paths: options.paths } : {}),
     ...(options.timeoutSec ? { timeout: options.timeoutSec } : {}),
   };
   return new Promise((resolve, reject) => {

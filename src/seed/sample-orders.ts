@@ -6,6 +6,7 @@ import {
   quoteOf,
   type StorePricing,
 } from '../modules/orders/index.js';
+import { maybeRefund, type SampleRefund } from './sample-refunds.js';
 
 /**
  * Plausible order history, generated batch by batch without touching the database: numbers
@@ -46,6 +47,7 @@ export interface SampleOrder {
   tax_amount: number;
   total: number;
   amount_paid: number;
+  amount_refunded: number;
   coupon_code: null;
   discount_id: null;
   payment_method: string;
@@ -92,6 +94,7 @@ export interface SampleOrderBatch {
   orders: SampleOrder[];
   lines: SampleLineItem[];
   fulfillments: SampleFulfillment[];
+  refunds: SampleRefund[];
 }
 
 export interface OrderHistoryOptions {
@@ -268,7 +271,7 @@ export function createOrderHistory(options: OrderHistoryOptions) {
   }
 
   function next(size: number): SampleOrderBatch {
-    const batch: SampleOrderBatch = { orders: [], lines: [], fulfillments: [] };
+    const batch: SampleOrderBatch = { orders: [], lines: [], fulfillments: [], refunds: [] };
     const end = Math.min(count, made + size);
     for (let n = made; n < end; n++) {
       const createdMs = createdAtOf(n);
@@ -320,6 +323,7 @@ export function createOrderHistory(options: OrderHistoryOptions) {
         tax_amount: quote.tax,
         total: quote.total,
         amount_paid: amountPaid,
+        amount_refunded: 0,
         coupon_code: null,
         discount_id: null,
         payment_method: paid && rand() < 0.85 ? 'test_card' : 'manual',
@@ -339,6 +343,8 @@ export function createOrderHistory(options: OrderHistoryOptions) {
         created_at: createdAt,
         updated_at: new Date(updatedMs),
       });
+      const refund = maybeRefund(batch.orders.at(-1) as SampleOrder, rand, options.toMs, idAt);
+      if (refund) batch.refunds.push(refund);
       lines.forEach(({ sellable, quantity }, position) => {
         batch.lines.push({
           id: idAt(createdMs),

@@ -142,6 +142,9 @@ function expectedTotals(facts: OrderFact[], timeZone: string, from: string, to: 
     average_order_value: orders ? Math.floor((2 * revenue + orders) / (2 * orders)) : 0,
     items_sold: counted.reduce((s, o) => s + o.lines.reduce((q, l) => q + l.quantity, 0), 0),
     discounts: counted.reduce((s, o) => s + o.discount_amount, 0),
+    // These orders have no refunds (refunds.test.ts covers net revenue).
+    refunds: 0,
+    net_revenue: revenue,
     new_customers: [...firstDay.values()].filter((d) => d >= from && d <= to).length,
     returning_customers: [...buyers].filter((c) => (firstDay.get(c) as string) < from).length,
   };
@@ -223,6 +226,8 @@ function inMinorUnits(data: ApiReport) {
     revenue: minor(t.revenue as number),
     average_order_value: minor(t.average_order_value as number),
     discounts: minor(t.discounts as number),
+    refunds: minor(t.refunds as number),
+    net_revenue: minor(t.net_revenue as number),
   });
   return {
     from: data.from,

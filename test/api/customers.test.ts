@@ -31,6 +31,7 @@ describe('GET /api/v1/customers', () => {
       total_pages: 3,
       has_next: true,
       has_prev: false,
+      next_cursor: expect.any(String),
     });
     expect(body.data).toHaveLength(20);
     expect(body.data[0].email).toBe(customersA[44]?.email);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { cartsOf } from '../helpers/cart-factories.js';
 import { type Client, client, createProduct, UNLIMITED } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
 import { checkoutBody } from '../helpers/order-factories.js';
@@ -74,6 +75,47 @@ describe('checkouts racing cancels of paid orders (same buyer, same product)', (
     expect(customer.total_spent).toBeCloseTo(150 * orderTotal, 2);
 
     // The transaction helper retries a deadlock; the lock order must make it not happen at all.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await deadlocksSoFar()) - deadlocksBefore).toBe(0);
+  });
+});
+
+describe('cart completions racing cancels of paid orders and changes of the same carts (same buyer)', () => {
+  it('no 5xx and no deadlock: the cart row is taken before the buyer, the stock and the rest', async () => {
+    const product = await createProduct(api, { price: '10.00', inventory: 10_000 });
+    const email = 'cart.racer@example.com';
+    const carts = cartsOf(shop, slug);
+    const orderIds: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await shop.post(
+        `/api/storefront/${slug}/checkout`,
+        checkoutBody([{ productId: product.id, quantity: 1 }], {
+          email,
+          paymentMethod: 'test_card',
+          cardToken: 'tok_visa',
+        }),
+      );
+      orderIds.push(res.json().data.id);
+    }
+    const cartIds: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const res = await carts.create({ items: [{ productId: product.id, quantity: 1 }], email });
+      cartIds.push(res.json().data.id);
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    const deadlocksBefore = await deadlocksSoFar();
+    const answers = await Promise.all([
+      ...orderIds.map((id) => api.post(`/api/v1/orders/${id}/cancel`, {})),
+      ...cartIds.flatMap((id) => [
+        carts.complete(id, { paymentMethod: 'test_card', cardToken: 'tok_visa' }),
+        carts.addItem(id, { productId: product.id, quantity: 1 }),
+      ]),
+    ]);
+    const failed = answers.filter((res) => res.statusCode >= 500);
+    expect(failed.length, failed[0]?.body).toBe(0);
+    // Every cart became one order (an add that came after the completion is 409).
+    const completes = answers.slice(orderIds.length).filter((_, i) => i % 2 === 0);
+    expect(completes.map((r) => r.statusCode)).toEqual(cartIds.map(() => 201));
     await new Promise((r) => setTimeout(r, 1500));
     expect((await deadlocksSoFar()) - deadlocksBefore).toBe(0);
   });

@@ -126,6 +126,7 @@ describe('GET /api/v1/orders', () => {
       total_pages: 3,
       has_next: true,
       has_prev: false,
+      next_cursor: expect.any(String),
     });
     expect(page1.data.map((o: { order_number: string }) => o.order_number)).toEqual(['1005', '1004']);
     const item = page1.data[0];

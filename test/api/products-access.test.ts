@@ -59,6 +59,7 @@ describe('GET /api/v1/products', () => {
       total_pages: 1,
       has_next: false,
       has_prev: false,
+      next_cursor: null,
     });
     const page2 = await store.get('/api/v1/products?page=2&limit=2');
     expect(names(page2)).toEqual(['Blue SHIRT', 'Green Hat']);
@@ -69,6 +70,7 @@ describe('GET /api/v1/products', () => {
       total_pages: 3,
       has_next: true,
       has_prev: true,
+      next_cursor: expect.any(String),
     });
   });
 

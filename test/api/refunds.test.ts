@@ -452,3 +452,36 @@ describe('scopes', () => {
     expect((await api.get(`/api/v1/orders/${order.id}/refunds?limit=101`)).statusCode).toBe(400);
   });
 });
+
+describe('analytics: refunds and net revenue', () => {
+  it('counts succeeded refunds by the day they were made; net_revenue = revenue − refunds', async () => {
+    const shop = await createStoreWithKey(app);
+    const shopApi = client(app, shop.key);
+    await setPricing(app, shop.store.id, { shipping_flat_rate: 0, tax_rate_bps: 0 });
+    const lamp = await createProduct(shopApi, { price: '30.00', inventory: 100 });
+    const buy = () =>
+      createOrder(shopApi, { items: [{ product_id: lamp.id, quantity: 1 }], mark_paid: true });
+    const report = async () => (await shopApi.get('/api/v1/analytics')).json().data;
+
+    const [a, b, c] = [await buy(), await buy(), await buy()];
+    await shopApi.post(`/api/v1/orders/${a.id}/refunds`, { amount: '12.50' });
+    await shopApi.post(`/api/v1/orders/${b.id}/refunds`, { amount: 30 });
+    // A refund of an order cancelled later: the cancelled order is out of revenue, and so is its refund.
+    await shopApi.post(`/api/v1/orders/${c.id}/refunds`, { amount: 5 });
+    await shopApi.post(`/api/v1/orders/${c.id}/cancel`, {});
+    const now = await report();
+    expect(now.totals).toMatchObject({ revenue: 60, refunds: 42.5, net_revenue: 17.5, orders: 2 });
+    expect(now.previous_period).toMatchObject({ revenue: 0, refunds: 0, net_revenue: 0 });
+
+    // A refund made 40 days ago counts in the previous period, whatever its order's day.
+    const old = (await shopApi.get(`/api/v1/orders/${a.id}/refunds`)).json().data[0];
+    await app.database.db
+      .updateTable('refunds')
+      .set({ created_at: new Date(Date.now() - 40 * 86_400_000) })
+      .where('id', '=', old.id)
+      .execute();
+    const later = await report();
+    expect(later.totals).toMatchObject({ revenue: 60, refunds: 30, net_revenue: 30 });
+    expect(later.previous_period).toMatchObject({ revenue: 0, refunds: 12.5, net_revenue: -12.5 });
+  });
+});

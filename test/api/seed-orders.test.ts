@@ -49,13 +49,19 @@ async function violations() {
       WHERE o.store_id = ${storeId} AND (
         o.total <> o.subtotal - o.discount_amount + o.shipping_amount + o.tax_amount
         OR o.subtotal <> (SELECT sum(li.quantity * li.price) FROM order_line_items li WHERE li.order_id = o.id)
-        OR o.amount_paid <> CASE WHEN o.payment_status IN ('paid', 'refund_due') THEN o.total ELSE 0 END)`),
+        OR o.amount_paid <> CASE WHEN o.payment_status IN ('paid', 'refund_due', 'partially_refunded', 'refunded')
+          THEN o.total ELSE 0 END
+        OR o.amount_refunded <> (SELECT COALESCE(sum(r.amount), 0) FROM refunds r WHERE r.order_id = o.id)
+        OR o.payment_status <> CASE
+          WHEN o.amount_refunded = 0 THEN o.payment_status
+          WHEN o.amount_refunded >= o.amount_paid THEN 'refunded' ELSE 'partially_refunded' END)`),
     statuses: await rows(sql`
       SELECT order_number, status, payment_status, fulfillment_status FROM orders
       WHERE store_id = ${storeId} AND NOT (
         (status = 'pending' AND payment_status = 'unpaid' AND fulfillment_status = 'unfulfilled' AND paid_at IS NULL)
         OR (status = 'processing' AND payment_status = 'paid' AND fulfillment_status = 'unfulfilled' AND paid_at IS NOT NULL)
-        OR (status = 'completed' AND payment_status = 'paid' AND fulfillment_status = 'fulfilled'
+        OR (status = 'completed' AND payment_status IN ('paid', 'partially_refunded', 'refunded')
+            AND fulfillment_status = 'fulfilled'
             AND fulfilled_at >= paid_at AND paid_at >= created_at
             AND EXISTS (SELECT 1 FROM order_fulfillments f WHERE f.order_id = orders.id))
         OR (status = 'on_hold' AND fulfillment_status = 'unfulfilled' AND (
@@ -64,6 +70,11 @@ async function violations() {
         OR (status = 'cancelled' AND fulfillment_status = 'unfulfilled' AND cancelled_at >= created_at
             AND cancel_reason IS NOT NULL AND payment_status IN ('unpaid', 'refund_due')))`),
     // Creation times rise with the number (ties allowed only when a period is full).
+    // A refund follows its order's delivery, and is one the store recorded itself.
+    refunds: await rows(sql`
+      SELECT o.order_number FROM refunds r JOIN orders o ON o.id = r.order_id
+      WHERE r.store_id = ${storeId} AND NOT (r.status = 'succeeded' AND r.created_at >= o.fulfilled_at
+        AND r.created_at <= o.updated_at AND r.amount > 0 AND r.provider IN ('manual', 'test_card'))`),
     timeline: await rows(sql`
       SELECT order_number FROM (
         SELECT order_number, created_at, lag(created_at) OVER (ORDER BY order_number) AS previous
@@ -72,7 +83,8 @@ async function violations() {
     customers: await rows(sql`
       SELECT c.id FROM customers c
       LEFT JOIN (
-        SELECT customer_id, count(*) AS n, COALESCE(sum(amount_paid) FILTER (WHERE status <> 'cancelled'), 0) AS spent
+        SELECT customer_id, count(*) AS n,
+          COALESCE(sum(amount_paid - amount_refunded) FILTER (WHERE status <> 'cancelled'), 0) AS spent
         FROM orders WHERE store_id = ${storeId} GROUP BY customer_id) s ON s.customer_id = c.id
       WHERE c.store_id = ${storeId}
         AND (c.orders_count <> COALESCE(s.n, 0) OR c.total_spent <> COALESCE(s.spent, 0))`),
@@ -109,6 +121,7 @@ describe('seed --orders', () => {
       total_pages: 10,
       has_next: true,
       has_prev: false,
+      next_cursor: expect.any(String),
     });
     expect(numbersOf(first)).toEqual(range(1500, 1451));
     const times = first.data.map((o: { created_at: string }) => Date.parse(o.created_at));
@@ -151,7 +164,13 @@ describe('seed --orders', () => {
   });
 
   it('keeps every order consistent: amounts, statuses, times, buyers', async () => {
-    expect(await violations()).toEqual({ arithmetic: [], statuses: [], timeline: [], customers: [] });
+    expect(await violations()).toEqual({
+      arithmetic: [],
+      statuses: [],
+      refunds: [],
+      timeline: [],
+      customers: [],
+    });
   });
 
   it('shows full records: lines of the store products, with their variants and prices', async () => {
@@ -186,8 +205,36 @@ describe('seed --orders', () => {
     expect(customer.orders_count).toBeGreaterThan(1);
     const spent = orders.data
       .filter((o: { status: string }) => o.status !== 'cancelled')
-      .reduce((sum: number, o: { amount_paid: number }) => sum + Math.round(o.amount_paid * 100), 0);
+      .reduce(
+        (sum: number, o: { amount_paid: number; amount_refunded: number }) =>
+          sum + Math.round(o.amount_paid * 100) - Math.round(o.amount_refunded * 100),
+        0,
+      );
     expect(Math.round(customer.total_spent * 100)).toBe(spent);
+  });
+
+  it('refunds a small share of the fulfilled orders, so analytics show net revenue', async () => {
+    const refunded = (await api.get('/api/v1/orders?limit=1&payment_status=partially_refunded')).json().meta
+      .pagination.total as number;
+    const full = (await api.get('/api/v1/orders?limit=1&payment_status=refunded')).json().meta.pagination
+      .total as number;
+    expect(refunded + full).toBeGreaterThan(0);
+    expect(refunded + full).toBeLessThan(ORDERS * 0.1);
+    const order = (await api.get('/api/v1/orders?limit=1&payment_status=partially_refunded')).json().data[0];
+    if (order) {
+      const refunds = (await api.get(`/api/v1/orders/${order.id}/refunds`)).json().data;
+      expect(refunds).toHaveLength(1);
+      expect(refunds[0].amount).toBe(order.amount_refunded);
+    }
+    const analytics = (await api.get('/api/v1/analytics?interval=month')).json().data;
+    const year = (
+      await api.get(
+        `/api/v1/analytics?from=${new Date(Date.now() - 364 * DAY_MS).toISOString().slice(0, 10)}&to=${new Date().toISOString().slice(0, 10)}`,
+      )
+    ).json().data;
+    expect(analytics.totals.net_revenue).toBeLessThanOrEqual(analytics.totals.revenue);
+    expect(year.totals.refunds).toBeGreaterThan(0);
+    expect(year.totals.net_revenue).toBeCloseTo(year.totals.revenue - year.totals.refunds, 2);
   });
 
   it('leaves stock alone: seeded orders are history', async () => {
@@ -222,7 +269,13 @@ describe('seed --orders', () => {
     const oldestNew = (await api.get('/api/v1/orders?limit=1&page=120')).json().data[0];
     expect(oldestNew.order_number).toBe('1503');
     expect(Date.parse(oldestNew.created_at)).toBeGreaterThan(Date.parse(newest.created_at));
-    expect(await violations()).toEqual({ arithmetic: [], statuses: [], timeline: [], customers: [] });
+    expect(await violations()).toEqual({
+      arithmetic: [],
+      statuses: [],
+      refunds: [],
+      timeline: [],
+      customers: [],
+    });
     const next = await createOrder(api, { items: [{ product_id: plain.id, quantity: 1 }] });
     expect(next.order_number).toBe('1623');
   });

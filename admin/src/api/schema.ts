@@ -1071,6 +1071,8 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
+        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
+        cursor?: string;
         /** @description Matches e-mail or name, case-insensitive */
         q?: string;
       };
@@ -1096,6 +1098,7 @@ export interface operations {
                 total_pages: number;
                 has_next: boolean;
                 has_prev: boolean;
+                next_cursor: string | null;
               };
             };
           };
@@ -1215,6 +1218,8 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
+        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
+        cursor?: string;
         status?: 'active' | 'draft' | 'archived';
         category_id?: string;
         /** @description Matches name or SKU, case-insensitive */
@@ -1242,6 +1247,7 @@ export interface operations {
                 total_pages: number;
                 has_next: boolean;
                 has_prev: boolean;
+                next_cursor: string | null;
               };
             };
           };
@@ -2861,6 +2867,8 @@ export interface operations {
         page?: number;
         /** @description Items per page, 1 to 100 (default 20) */
         limit?: number;
+        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
+        cursor?: string;
         status?: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
         payment_status?:
           | 'unpaid'
@@ -2901,6 +2909,7 @@ export interface operations {
                 total_pages: number;
                 has_next: boolean;
                 has_prev: boolean;
+                next_cursor: string | null;
               };
             };
           };
@@ -3935,6 +3944,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
+                refunds: number;
+                /** @description revenue − refunds */
+                net_revenue: number;
                 /** @description Customers whose first order (not cancelled) falls in the period */
                 new_customers: number;
                 /** @description Customers with an order in the period and one before it (not cancelled) */
@@ -3956,6 +3969,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
+                refunds: number;
+                /** @description revenue − refunds */
+                net_revenue: number;
                 /** @description Customers whose first order (not cancelled) falls in the period */
                 new_customers: number;
                 /** @description Customers with an order in the period and one before it (not cancelled) */

@@ -29,6 +29,10 @@ const totalsFields = {
   average_order_value: Money('revenue ÷ orders, rounded half up to the currency (0 without orders)'),
   items_sold: Count('Quantities on the lines of those orders'),
   discounts: Money('Discount amounts of those orders'),
+  refunds: Money(
+    'Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue)',
+  ),
+  net_revenue: Money('revenue − refunds'),
   new_customers: Count('Customers whose first order (not cancelled) falls in the period'),
   returning_customers: Count('Customers with an order in the period and one before it (not cancelled)'),
 };

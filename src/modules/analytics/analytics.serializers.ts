@@ -11,6 +11,8 @@ export function reportForMerchant(report: AnalyticsReport) {
     average_order_value: money(t.average_order_value),
     items_sold: t.items_sold,
     discounts: money(t.discounts),
+    refunds: money(t.refunds),
+    net_revenue: money(t.net_revenue),
     new_customers: t.new_customers,
     returning_customers: t.returning_customers,
   });

@@ -25,6 +25,10 @@ export interface Totals {
   average_order_value: number;
   items_sold: number;
   discounts: number;
+  /** Refunds that succeeded in the period (by the day they were made), on orders not cancelled. */
+  refunds: number;
+  /** revenue − refunds. */
+  net_revenue: number;
   new_customers: number;
   returning_customers: number;
 }
@@ -65,6 +69,7 @@ const ordersOf = (row: repo.DailyRow) => row.pending + row.processing + row.on_h
 function totalsOf(
   rows: readonly repo.DailyRow[],
   customers: { newCustomers: number; returning: number },
+  refunds: number,
 ): Totals {
   let revenue = 0;
   let orders = 0;
@@ -82,12 +87,28 @@ function totalsOf(
     average_order_value: averageOrderValue(revenue, orders),
     items_sold: items,
     discounts,
+    refunds,
+    net_revenue: revenue - refunds,
     new_customers: customers.newCustomers,
     returning_customers: customers.returning,
   };
 }
 
-export function createAnalyticsService(deps: { db: Db; stores: StoresService }) {
+/**
+ * Succeeded refunds made on the store's local days `from`..`to` (the orders module owns refunds and
+ * answers this at the composition root).
+ */
+export type RefundsBetween = (
+  storeId: string,
+  days: { from: string; to: string },
+  timezone: string,
+) => Promise<number>;
+
+export function createAnalyticsService(deps: {
+  db: Db;
+  stores: StoresService;
+  refundsBetween: RefundsBetween;
+}) {
   const { db } = deps;
 
   const returningMethod = (range: DateRange): repo.ReturningMethod =>
@@ -107,12 +128,14 @@ export function createAnalyticsService(deps: { db: Db; stores: StoresService }) 
       if (await repo.hasPending(db, ctx.storeId)) await repo.fold(db, ctx.storeId);
       const previous = previousPeriod(range);
       const interval = query.interval ?? 'day';
-      const [{ days, customers }, topProducts] = await Promise.all([
+      const [{ days, customers }, topProducts, refunds, previousRefunds] = await Promise.all([
         repo.periodFigures(db, ctx.storeId, [
           { range, returning: returningMethod(range) },
           { range: previous, returning: returningMethod(previous) },
         ]),
         repo.topProducts(db, ctx.storeId, grainRanges(range), TOP_PRODUCTS),
+        deps.refundsBetween(ctx.storeId, range, store.timezone),
+        deps.refundsBetween(ctx.storeId, previous, store.timezone),
       ]);
       const none = { newCustomers: 0, returning: 0 };
 
@@ -140,10 +163,11 @@ export function createAnalyticsService(deps: { db: Db; stores: StoresService }) 
         range,
         previous,
         interval,
-        totals: totalsOf(inRange, customers[0] ?? none),
+        totals: totalsOf(inRange, customers[0] ?? none, refunds),
         previousTotals: totalsOf(
           days.filter((d) => d.day < range.from),
           customers[1] ?? none,
+          previousRefunds,
         ),
         timeseries: [...buckets].map(([period_start, figures]) => ({ period_start, ...figures })),
         topProducts,

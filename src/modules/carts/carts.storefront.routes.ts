@@ -46,7 +46,7 @@ const OPTIONAL_CUSTOMER_SESSION: Record<string, string[]>[] = [
 /**
  * /api/storefront/{slug}/carts…: contract §9. The store is the one of the slug; a customer session
  * (cookie or Bearer) is optional and, when it is this store's, links every cart it creates or
- * touches to its customer. Answers are never cached (a cart changes with every call).
+ * touches to its customer. Answers are `no-store`, the default of every uncached route.
  */
 export const cartsRoutes: FastifyPluginAsyncTypebox<CartsRoutesDeps> = async (app, deps) => {
   const { stores, carts } = deps;
@@ -67,9 +67,6 @@ export const cartsRoutes: FastifyPluginAsyncTypebox<CartsRoutesDeps> = async (ap
       source: 'system',
       scopes: [],
     };
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('cache-control', 'no-store');
   });
 
   const tags = ['Carts'];

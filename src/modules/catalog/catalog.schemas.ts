@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { cursorQuery } from '../../platform/http/cursor.js';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
 import { MoneyInput } from '../../platform/http/money-input.js';
 import { SLUG_PATTERN } from './slug.js';
@@ -149,6 +150,7 @@ export const Product = Type.Object(
 
 export const ProductListQuery = Type.Object({
   ...PageQuery,
+  ...cursorQuery,
   status: Type.Optional(Status),
   category_id: Type.Optional(Id),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Matches name or SKU, case-insensitive' })),

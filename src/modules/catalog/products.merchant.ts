@@ -1,5 +1,6 @@
 import type { Static } from 'typebox';
 import type { Db, Executor, Tx } from '../../platform/db/database.js';
+import type { CreatedKey } from '../../platform/db/keyset.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
@@ -85,13 +86,17 @@ export function createMerchantProducts({
   }
 
   return {
-    async list(ctx: RequestContext, page: PageRequest, filter: repo.ProductFilter) {
-      if (filter.categoryId && !isUuid(filter.categoryId)) return { data: [], total: 0 };
+    /** A page by number, or after a cursor's key (`after`); `lastKey` is the next cursor's. */
+    async list(ctx: RequestContext, page: PageRequest & { after?: CreatedKey }, filter: repo.ProductFilter) {
+      if (filter.categoryId && !isUuid(filter.categoryId))
+        return { data: [], total: 0, more: false, lastKey: undefined };
       const decimals = await decimalsOf(ctx.storeId);
-      const { rows, total } = await repo.listProducts(db, ctx.storeId, filter, {
+      const { rows, total, more } = await repo.listProducts(db, ctx.storeId, filter, {
         offset: offsetOf(page),
         limit: page.limit,
+        after: page.after,
       });
+      const last = rows.at(-1);
       const details = await repo.loadDetails(
         db,
         ctx.storeId,
@@ -102,6 +107,8 @@ export function createMerchantProducts({
           productForMerchant(r, details.get(r.id) ?? { variants: [], media: [], categoryIds: [] }, decimals),
         ),
         total,
+        more,
+        lastKey: last ? { t: last.created_us, i: last.id } : undefined,
       };
     },
 

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
+import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
 import { containsPattern } from '../../platform/db/like.js';
 import type {
   ProductMediaTable,
@@ -65,18 +66,26 @@ function filtered(db: Executor, storeId: string, filter: ProductFilter) {
   return query;
 }
 
+/**
+ * The merchant's list, newest first: a page by number (OFFSET), or the page after a cursor's key (a
+ * range of the (store_id, created_at, id) index, whatever the depth). One row more than the page is
+ * read to tell whether another follows; each row carries its exact created_at for the next cursor.
+ */
 export async function listProducts(
   db: Executor,
   storeId: string,
   filter: ProductFilter,
-  page: { offset: number; limit: number },
-  sort: ProductSort = 'newest',
-): Promise<{ rows: ProductRow[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    listProductPage(db, storeId, filter, page, sort),
-    countProducts(db, storeId, filter),
-  ]);
-  return { rows, total };
+  page: { offset: number; limit: number; after?: CreatedKey },
+): Promise<{ rows: (ProductRow & { created_us: string })[]; total: number; more: boolean }> {
+  let rowsQuery = filtered(db, storeId, filter)
+    .selectAll('products')
+    .select(createdMicros('products').as('created_us'))
+    .orderBy('products.created_at', 'desc')
+    .orderBy('products.id', 'desc')
+    .limit(page.limit + 1);
+  rowsQuery = page.after ? rowsQuery.where(olderThan('products', page.after)) : rowsQuery.offset(page.offset);
+  const [rows, total] = await Promise.all([rowsQuery.execute(), countProducts(db, storeId, filter)]);
+  return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
 }
 
 /** One page of listProducts, without the count (for callers that cache the total). */

@@ -1,14 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import {
+  type CursorCodec,
+  CursorListEnvelope,
+  cursorList,
+  isCreatedKey,
+} from '../../platform/http/cursor.js';
+import { DataEnvelope, IdParams } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
 import { Product, ProductCreateBody, ProductListQuery, ProductUpdateBody } from './catalog.schemas.js';
 import type { ProductsService } from './products.service.js';
 
-export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsService }> = async (
-  app,
-  { products },
-) => {
+export const productsRoutes: FastifyPluginAsyncTypebox<{
+  products: ProductsService;
+  cursors: CursorCodec;
+}> = async (app, { products, cursors }) => {
   app.get(
     '/products',
     {
@@ -18,14 +24,13 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{ products: ProductsServi
         operationId: 'listProducts',
         summary: 'List products, newest first',
         querystring: ProductListQuery,
-        response: { 200: ListEnvelope(Product) },
+        response: { 200: CursorListEnvelope(Product) },
       },
     },
     async (request) => {
-      const page = pageOf(request.query);
+      const page = cursorList(cursors, 'products', request.ctx.storeId, request.query, isCreatedKey);
       const { status, category_id, q } = request.query;
-      const { data, total } = await products.list(request.ctx, page, { status, categoryId: category_id, q });
-      return listEnvelope(data, page, total);
+      return page.envelope(await products.list(request.ctx, page, { status, categoryId: category_id, q }));
     },
   );
 

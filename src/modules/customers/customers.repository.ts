@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
+import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { type Writer, write } from '../../platform/db/write-batch.js';
 import type { CustomerAddressesTable, CustomersTable } from './customers.tables.js';
@@ -46,27 +47,34 @@ function filtered(db: Executor, storeId: string, filter: CustomerFilter) {
   return query;
 }
 
-/** Newest first; the (store_id, created_at, id) index serves both the page and the count. */
+/**
+ * Newest first; the (store_id, created_at, id) index serves the page and the count. A page by number
+ * (OFFSET), or the page after a cursor's key (an index range, whatever the depth); one row more is
+ * read to tell whether another page follows, and each row carries its exact created_at.
+ */
 export async function listCustomers(
   db: Executor,
   storeId: string,
   filter: CustomerFilter,
-  page: { offset: number; limit: number },
-): Promise<{ rows: CustomerWithAddresses[]; total: number }> {
+  page: { offset: number; limit: number; after?: CreatedKey },
+): Promise<{ rows: (CustomerWithAddresses & { created_us: string })[]; total: number; more: boolean }> {
+  let rowsQuery = filtered(db, storeId, filter)
+    .selectAll()
+    .select(addressesJson.as('addresses'))
+    .select(createdMicros('customers').as('created_us'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1);
+  rowsQuery = page.after
+    ? rowsQuery.where(olderThan('customers', page.after))
+    : rowsQuery.offset(page.offset);
   const [rows, count] = await Promise.all([
-    filtered(db, storeId, filter)
-      .selectAll()
-      .select(addressesJson.as('addresses'))
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
-      .execute(),
+    rowsQuery.execute(),
     filtered(db, storeId, filter)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.total) };
+  return { rows: rows.slice(0, page.limit), total: Number(count.total), more: rows.length > page.limit };
 }
 
 export function findCustomer(db: Executor, storeId: string, id: string) {

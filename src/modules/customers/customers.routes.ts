@@ -1,13 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import {
+  type CursorCodec,
+  CursorListEnvelope,
+  cursorList,
+  isCreatedKey,
+} from '../../platform/http/cursor.js';
+import { DataEnvelope, IdParams } from '../../platform/http/envelopes.js';
 import { Customer, CustomerListQuery } from './customers.schemas.js';
 import { customerForMerchant } from './customers.serializers.js';
 import type { CustomersService } from './customers.service.js';
 
-export const customersRoutes: FastifyPluginAsyncTypebox<{ customers: CustomersService }> = async (
-  app,
-  { customers },
-) => {
+export const customersRoutes: FastifyPluginAsyncTypebox<{
+  customers: CustomersService;
+  cursors: CursorCodec;
+}> = async (app, { customers, cursors }) => {
   app.get(
     '/customers',
     {
@@ -17,17 +23,13 @@ export const customersRoutes: FastifyPluginAsyncTypebox<{ customers: CustomersSe
         operationId: 'listCustomers',
         summary: 'List customers, newest first',
         querystring: CustomerListQuery,
-        response: { 200: ListEnvelope(Customer) },
+        response: { 200: CursorListEnvelope(Customer) },
       },
     },
     async (request) => {
-      const page = pageOf(request.query);
-      const { rows, total, decimals } = await customers.list(request.ctx, page, { q: request.query.q });
-      return listEnvelope(
-        rows.map((row) => customerForMerchant(row, decimals)),
-        page,
-        total,
-      );
+      const page = cursorList(cursors, 'customers', request.ctx.storeId, request.query, isCreatedKey);
+      const { rows, decimals, ...rest } = await customers.list(request.ctx, page, { q: request.query.q });
+      return page.envelope({ data: rows.map((row) => customerForMerchant(row, decimals)), ...rest });
     },
   );
 

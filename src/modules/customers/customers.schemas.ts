@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { cursorQuery } from '../../platform/http/cursor.js';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
 
 export const CustomerAddress = Type.Object({
@@ -31,6 +32,7 @@ export const Customer = Type.Object(
 
 export const CustomerListQuery = Type.Object({
   ...PageQuery,
+  ...cursorQuery,
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Matches e-mail or name, case-insensitive' })),
 });
 

@@ -1,4 +1,5 @@
 import type { Db, Executor, Tx } from '../../platform/db/database.js';
+import type { CreatedKey } from '../../platform/db/keyset.js';
 import type { Writer } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
@@ -31,12 +32,18 @@ export function createCustomersService(db: Db, stores: StoresService) {
   const decimalsOf = async (storeId: string) => currencyDecimals((await stores.getStore(storeId)).currency);
 
   return {
-    async list(ctx: RequestContext, page: PageRequest, filter: repo.CustomerFilter) {
+    /** A page by number, or after a cursor's key (`after`); `lastKey` is the next cursor's. */
+    async list(ctx: RequestContext, page: PageRequest & { after?: CreatedKey }, filter: repo.CustomerFilter) {
       const [result, decimals] = await Promise.all([
-        repo.listCustomers(db, ctx.storeId, filter, { offset: offsetOf(page), limit: page.limit }),
+        repo.listCustomers(db, ctx.storeId, filter, {
+          offset: offsetOf(page),
+          limit: page.limit,
+          after: page.after,
+        }),
         decimalsOf(ctx.storeId),
       ]);
-      return { ...result, decimals };
+      const last = result.rows.at(-1);
+      return { ...result, decimals, lastKey: last ? { t: last.created_us, i: last.id } : undefined };
     },
 
     async get(ctx: RequestContext, id: string) {

@@ -1,13 +1,21 @@
 import type { Insertable } from 'kysely';
 import type { Db, Tx } from '../../platform/db/database.js';
 import * as repo from './orders.repository.js';
-import type { OrderFulfillmentsTable, OrderLineItemsTable, OrdersTable } from './orders.tables.js';
+import type {
+  OrderFulfillmentsTable,
+  OrderLineItemsTable,
+  OrdersTable,
+  RefundsTable,
+} from './orders.tables.js';
+import { insertRefundsBulk } from './refunds.repository.js';
 
 /** Rows of historic orders, as the importer writes them (ids, numbers and times already set). */
 export interface HistoricOrderBatch {
   orders: Insertable<OrdersTable>[];
   lines: Insertable<OrderLineItemsTable>[];
   fulfillments: Insertable<OrderFulfillmentsTable>[];
+  /** Refunds of those orders, whose `amount_refunded` and payment status already count them. */
+  refunds?: Insertable<RefundsTable>[];
 }
 
 /** Where the imported history starts: the next free order number, after the store's newest order. */
@@ -24,7 +32,7 @@ export interface HistorySource {
 const BATCH = 2000;
 
 /**
- * Historic orders with line items and fulfilments, written in bulk inside the caller's transaction:
+ * Historic orders with line items, fulfilments and refunds, written in bulk inside the caller's transaction:
  * the store's order counter stays locked throughout (its concurrent orders wait), numbers continue
  * it without a gap, then the counter and the buyers' orders count and total spent are updated
  * once. Stock is not touched: these orders are history. Returns how many were written.
@@ -46,6 +54,7 @@ export async function importHistoricOrders(
       await repo.insertOrdersBulk(tx, current.orders);
       await repo.insertLineItemsBulk(tx, current.lines);
       await repo.insertFulfillmentsBulk(tx, current.fulfillments);
+      if (current.refunds?.length) await insertRefundsBulk(tx, current.refunds);
     })();
     // Let the first statement go out, then build the next batch while PostgreSQL writes this one.
     await new Promise((resolve) => setImmediate(resolve));

@@ -9,9 +9,14 @@ import { details } from './orders.shared.js';
 /** Reading orders: the merchant's list and order, a customer's own orders. */
 export function createOrderReads(db: Db) {
   return {
-    async list(ctx: RequestContext, page: PageRequest, filter: repo.OrderFilter) {
-      if (filter.customerId && !isUuid(filter.customerId)) return { rows: [], total: 0 };
-      return repo.listOrders(db, ctx.storeId, filter, { offset: offsetOf(page), limit: page.limit });
+    /** A page by number, or after a cursor's order number (`after`). */
+    async list(ctx: RequestContext, page: PageRequest & { after?: number }, filter: repo.OrderFilter) {
+      if (filter.customerId && !isUuid(filter.customerId)) return { rows: [], total: 0, more: false };
+      return repo.listOrders(db, ctx.storeId, filter, {
+        offset: offsetOf(page),
+        limit: page.limit,
+        after: page.after,
+      });
     },
 
     async get(ctx: RequestContext, id: string) {

@@ -163,20 +163,26 @@ function isUnfiltered(filter: OrderFilter) {
 const withItemCount = sql<number>`(SELECT COALESCE(sum(li.quantity), 0)::int FROM order_line_items li WHERE li.order_id = orders.id)`;
 
 /**
- * Newest first (highest order number). Unfiltered, the page is a range of order numbers computed
+ * Newest first (highest order number). Unfiltered, a page number is a range of order numbers computed
  * from the store's counter (numbers are gapless), so page 50,000 costs what page 1 costs; filtered,
- * an index scan with OFFSET and an exact count.
+ * an index scan with OFFSET and an exact count. `after` (a cursor's last order number) starts the
+ * page below it instead: one range of the (store_id, order_number) index whatever the depth. One row
+ * more than the page is read to tell whether another page follows (`more`).
  */
 export async function listOrders(
   db: Executor,
   storeId: string,
   filter: OrderFilter,
-  page: { offset: number; limit: number },
-): Promise<{ rows: OrderListRow[]; total: number }> {
+  page: { offset: number; limit: number; after?: number },
+): Promise<{ rows: OrderListRow[]; total: number; more: boolean }> {
+  const trim = (rows: OrderListRow[]) => ({
+    rows: rows.slice(0, page.limit),
+    more: rows.length > page.limit,
+  });
   if (isUnfiltered(filter)) {
     const total = await orderCount(db, storeId);
-    const highest = 1000 + total - page.offset;
-    if (highest < 1001) return { rows: [], total };
+    const highest = page.after !== undefined ? page.after - 1 : 1000 + total - page.offset;
+    if (highest < 1001) return { rows: [], total, more: false };
     const rows = await db
       .selectFrom('orders')
       .selectAll()
@@ -184,26 +190,28 @@ export async function listOrders(
       .where('store_id', '=', storeId)
       .where('order_number', '<=', highest)
       .orderBy('order_number', 'desc')
-      .limit(page.limit)
+      .limit(page.limit + 1)
       .execute();
-    return { rows, total };
+    return { ...trim(rows), total };
   }
+  let rowsQuery = filtered(db, storeId, filter).selectAll().select(withItemCount.as('item_count'));
+  rowsQuery =
+    page.after !== undefined
+      ? rowsQuery.where('order_number', '<', page.after)
+      : rowsQuery.offset(page.offset);
   const [rows, count] = await Promise.all([
-    filtered(db, storeId, filter)
-      .selectAll()
-      .select(withItemCount.as('item_count'))
+    rowsQuery
       .orderBy('order_number', 'desc')
-      .limit(page.limit)
-      .offset(page.offset)
+      .limit(page.limit + 1)
       .execute(),
     filtered(db, storeId, filter)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.total) };
+  return { ...trim(rows), total: Number(count.total) };
 }
 
-/** Orders count and money spent (paid, on orders not cancelled) per customer. */
+/** Orders count and money spent (paid minus refunded, on orders not cancelled) per customer. */
 export async function customerTotals(db: Executor, storeId: string, customerIds: string[]) {
   const totals = new Map<string, { orders_count: number; total_spent: number }>();
   if (customerIds.length === 0) return totals;
@@ -212,7 +220,9 @@ export async function customerTotals(db: Executor, storeId: string, customerIds:
     .select((eb) => [
       'customer_id',
       eb.fn.countAll<number>().as('orders_count'),
-      sql<number>`COALESCE(sum(amount_paid) FILTER (WHERE status <> 'cancelled'), 0)`.as('total_spent'),
+      sql<number>`COALESCE(sum(amount_paid - amount_refunded) FILTER (WHERE status <> 'cancelled'), 0)`.as(
+        'total_spent',
+      ),
     ])
     .where('store_id', '=', storeId)
     .where('customer_id', 'in', customerIds)
@@ -235,13 +245,13 @@ export async function customerTotals(db: Executor, storeId: string, customerIds:
  * from the counter, advances it once, and updates the buyers' stats once at the end.
  */
 
-type ColumnTypes<T> = ReadonlyArray<readonly [column: keyof T & string, pgArrayType: string]>;
+export type ColumnTypes<T> = ReadonlyArray<readonly [column: keyof T & string, pgArrayType: string]>;
 
 /**
  * `INSERT INTO table (…) SELECT * FROM unnest($1::type[], …)`: one array parameter per column, so a
  * statement of any number of rows has a fixed, small number of parameters and one short plan.
  */
-async function insertByColumns<T extends object>(
+export async function insertByColumns<T extends object>(
   db: Executor,
   table: string,
   columns: ColumnTypes<T>,
@@ -275,6 +285,7 @@ const ORDER_COLUMNS: ColumnTypes<Insertable<OrdersTable>> = [
   ['tax_amount', 'bigint[]'],
   ['total', 'bigint[]'],
   ['amount_paid', 'bigint[]'],
+  ['amount_refunded', 'bigint[]'],
   ['coupon_code', 'text[]'],
   ['discount_id', 'uuid[]'],
   ['payment_method', 'text[]'],
@@ -371,7 +382,7 @@ export async function addCustomerStatsOfOrders(db: Executor, storeId: string, fr
     SET orders_count = c.orders_count + s.orders, total_spent = c.total_spent + s.spent
     FROM (
       SELECT customer_id, count(*)::int AS orders,
-        COALESCE(sum(amount_paid) FILTER (WHERE status <> 'cancelled'), 0) AS spent
+        COALESCE(sum(amount_paid - amount_refunded) FILTER (WHERE status <> 'cancelled'), 0) AS spent
       FROM orders
       WHERE store_id = ${storeId} AND order_number BETWEEN ${from} AND ${to} AND customer_id IS NOT NULL
       GROUP BY customer_id

@@ -1,6 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
+import {
+  type CursorCodec,
+  CursorListEnvelope,
+  cursorList,
+  isOrderNumberKey,
+} from '../../platform/http/cursor.js';
+import { DataEnvelope, IdParams } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
 import { parseMoney } from '../../platform/http/money-input.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
@@ -26,6 +32,7 @@ export interface OrdersRoutesDeps {
   orders: OrdersService;
   editItems: ReturnType<typeof createOrderEditor>;
   stores: StoresService;
+  cursors: CursorCodec;
 }
 
 function editResponse({ order, oldTotal, lines }: EditOutcome) {
@@ -52,7 +59,7 @@ function editResponse({ order, oldTotal, lines }: EditOutcome) {
 const Data = DataEnvelope(Order);
 
 export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (app, deps) => {
-  const { orders, stores } = deps;
+  const { orders, stores, cursors } = deps;
   const decimalsOf = async (storeId: string) => currencyDecimals((await stores.getStore(storeId)).currency);
 
   app.get(
@@ -64,13 +71,13 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
         operationId: 'listOrders',
         summary: 'List orders, newest (highest number) first',
         querystring: OrderListQuery,
-        response: { 200: ListEnvelope(OrderSummary) },
+        response: { 200: CursorListEnvelope(OrderSummary) },
       },
     },
     async (request) => {
-      const page = pageOf(request.query);
       const q = request.query;
-      const { rows, total } = await orders.list(request.ctx, page, {
+      const page = cursorList(cursors, 'orders', request.ctx.storeId, q, isOrderNumberKey);
+      const { rows, total, more } = await orders.list(request.ctx, page, {
         status: q.status,
         paymentStatus: q.payment_status as never,
         fulfillmentStatus: q.fulfillment_status as never,
@@ -79,7 +86,12 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
         createdTo: q.created_to ? new Date(q.created_to) : undefined,
         q: q.q,
       });
-      return listEnvelope(rows.map(orderSummaryForMerchant), page, total);
+      return page.envelope({
+        data: rows.map(orderSummaryForMerchant),
+        total,
+        more,
+        lastKey: rows.at(-1)?.order_number,
+      });
     },
   );
 

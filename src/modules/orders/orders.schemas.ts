@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { cursorQuery } from '../../platform/http/cursor.js';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
 import { MoneyInput, moneyInput } from '../../platform/http/money-input.js';
 import { ORDER_STATUSES } from './order-state.js';
@@ -139,6 +140,7 @@ export const EditItemsBody = Type.Object(
 
 export const OrderListQuery = Type.Object({
   ...PageQuery,
+  ...cursorQuery,
   status: Type.Optional(OrderStatus),
   payment_status: Type.Optional(PaymentStatus),
   fulfillment_status: Type.Optional(FulfillmentStatus),

@@ -1,5 +1,6 @@
 import { type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import { type ColumnTypes, insertByColumns } from './orders.repository.js';
 import type { RefundStatus, RefundsTable, RestockedLine } from './orders.tables.js';
 
 export type RefundRow = Selectable<RefundsTable>;
@@ -138,4 +139,24 @@ export async function refundedBetween(
       AND r.created_at < (${days.to}::date + 1)::timestamp AT TIME ZONE ${timezone}
       AND o.status <> 'cancelled'`.execute(db);
   return Number(row.rows[0]?.total ?? 0);
+}
+
+const REFUND_COLUMNS: ColumnTypes<Insertable<RefundsTable>> = [
+  ['id', 'uuid[]'],
+  ['store_id', 'uuid[]'],
+  ['order_id', 'uuid[]'],
+  ['amount', 'bigint[]'],
+  ['reason', 'text[]'],
+  ['status', 'text[]'],
+  ['provider', 'text[]'],
+  ['provider_refund_id', 'text[]'],
+  ['failure_reason', 'text[]'],
+  ['restocked', 'jsonb[]'],
+  ['created_at', 'timestamptz[]'],
+  ['updated_at', 'timestamptz[]'],
+];
+
+/** Many refunds in one statement (bulk history; `restocked` as JSON text). */
+export function insertRefundsBulk(db: Executor, rows: readonly Insertable<RefundsTable>[]) {
+  return insertByColumns(db, 'refunds', REFUND_COLUMNS, rows);
 }

@@ -219,6 +219,10 @@ export function createOrderRefunds(deps: OrdersDeps) {
       return { ...(await refunds.listRefunds(db, ctx.storeId, order.id, page)), currency: order.currency };
     },
 
+    /** Succeeded refunds made on the store's local days `from`..`to` (analytics' net revenue). */
+    refundedBetween: (storeId: string, days: { from: string; to: string }, timezone: string) =>
+      refunds.refundedBetween(db, storeId, days, timezone),
+
     async getRefund(ctx: RequestContext, refundId: string) {
       const refund = await refunds.findRefund(db, ctx.storeId, refundId);
       if (!refund) throw notFound('refund');

@@ -16,7 +16,8 @@ function legacyHash(password: string, N = 16384, r = 8, p = 1) {
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-describe('password hashes', () => {
+// Three full-strength scrypt hashes: seconds of CPU when the machine is busy with the other suites.
+describe('password hashes', { timeout: 30_000 }, () => {
   it('hashes with the current parameters, OWASP guidance for scrypt (N=2^17, r=8, p=1)', async () => {
     expect(PASSWORD_PARAMS).toEqual({ N: 131072, r: 8, p: 1 });
     const hash = await hashPassword('correct horse battery');

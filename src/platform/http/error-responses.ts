@@ -48,7 +48,9 @@ export function installStandardErrorResponses(app: FastifyInstance): void {
     );
     route.schema = {
       ...route.schema,
+      // Marks the operations honouring Idempotency-Key, for generated clients (packages/sdk) to send one.
+      ...(route.config?.idempotent ? { 'x-idempotent': true } : {}),
       response: { ...standard, ...(route.schema?.response as object) },
-    };
+    } as typeof route.schema;
   });
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { ApiError, api } from '../../api/client';
-import type { Order } from '../../api/types';
+import type { Order, Refund } from '../../api/types';
 import {
   Badge,
   Button,
@@ -17,8 +17,9 @@ import { currencyDecimals, formatMoney, formatSignedMinor, numberToMinor } from 
 import { Link } from '../../lib/router';
 import { EditItemsModal } from './EditItemsModal';
 import { CancelModal, FulfilModal, MarkPaidModal } from './OrderActions';
+import { RefundModal, RefundsCard, refundableMinor } from './Refunds';
 
-type Action = 'pay' | 'fulfil' | 'cancel' | 'edit' | undefined;
+type Action = 'pay' | 'fulfil' | 'cancel' | 'edit' | 'refund' | undefined;
 
 function Timeline({ order }: { order: Order }) {
   const events: { at: string; text: string }[] = [{ at: order.created_at, text: 'Order placed' }];
@@ -110,6 +111,10 @@ export function OrderDetailPage({ id }: { id: string }) {
     (signal) => api.get<{ data: Order }>(`/api/v1/orders/${id}`, undefined, signal),
     [id],
   );
+  const refunds = useResource(
+    (signal) => api.get<{ data: Refund[] }>(`/api/v1/orders/${id}/refunds`, { limit: 100 }, signal),
+    [id],
+  );
   const [action, setAction] = useState<Action>();
   const [notice, setNotice] = useState<string>();
 
@@ -134,6 +139,8 @@ export function OrderDetailPage({ id }: { id: string }) {
   const canPay = o.status !== 'cancelled' && o.balance_due > 0;
   const canFulfil = o.fulfillment_status === 'unfulfilled' && o.status === 'processing';
   const canEdit = o.fulfillment_status !== 'fulfilled' && o.status !== 'cancelled';
+  const refundList = refunds.data?.data ?? [];
+  const canRefund = refunds.data !== undefined && refundableMinor(o, refundList) > 0;
   const done = (next: Order, message: string) => {
     order.set({ data: next });
     setAction(undefined);
@@ -160,6 +167,7 @@ export function OrderDetailPage({ id }: { id: string }) {
               </Button>
             ) : null}
             {canEdit ? <Button onClick={() => setAction('edit')}>Edit items</Button> : null}
+            {canRefund ? <Button onClick={() => setAction('refund')}>Refund</Button> : null}
             {open ? (
               <Button variant="danger" onClick={() => setAction('cancel')}>
                 Cancel order
@@ -235,6 +243,12 @@ export function OrderDetailPage({ id }: { id: string }) {
               </dd>
               <dt>Paid</dt>
               <dd>{money(o.amount_paid)}</dd>
+              {o.amount_refunded > 0 ? (
+                <>
+                  <dt>Refunded</dt>
+                  <dd data-testid="order-refunded">−{money(o.amount_refunded)}</dd>
+                </>
+              ) : null}
               <dt>Balance due</dt>
               <dd className={o.balance_due > 0 ? 'text-warn' : o.balance_due < 0 ? 'text-bad' : ''}>
                 {money(o.balance_due)}
@@ -291,6 +305,7 @@ export function OrderDetailPage({ id }: { id: string }) {
             </p>
             {o.balance_due < 0 ? <p className="text-bad">Refund due: {money(-o.balance_due)}</p> : null}
           </Card>
+          <RefundsCard order={o} refunds={refundList} />
           <Card title="Fulfilment">
             <p>
               <Badge value={o.fulfillment_status} />
@@ -333,6 +348,26 @@ export function OrderDetailPage({ id }: { id: string }) {
       ) : null}
       {action === 'cancel' ? (
         <CancelModal order={o} open onClose={() => setAction(undefined)} onDone={done} />
+      ) : null}
+      {action === 'refund' ? (
+        <RefundModal
+          order={o}
+          refunds={refundList}
+          open
+          onClose={() => setAction(undefined)}
+          onDone={(refund) => {
+            setAction(undefined);
+            setNotice(
+              refund.status === 'succeeded'
+                ? `Refunded ${money(refund.amount)}.`
+                : refund.status === 'pending'
+                  ? `The refund of ${money(refund.amount)} is pending at ${refund.provider}.`
+                  : `The refund was refused: ${refund.failure_reason ?? 'no reason given'}.`,
+            );
+            order.reload();
+            refunds.reload();
+          }}
+        />
       ) : null}
       {action === 'edit' ? (
         <EditItemsModal

@@ -92,12 +92,14 @@ export function OverviewPage() {
     invert?: boolean;
   }[] = [
     { key: 'revenue', label: 'Revenue', format: money },
+    { key: 'net_revenue', label: 'Net revenue', format: money },
     { key: 'orders', label: 'Orders', format: count },
     { key: 'average_order_value', label: 'Average order', format: money },
     { key: 'items_sold', label: 'Items sold', format: count },
     { key: 'new_customers', label: 'New customers', format: count },
     { key: 'returning_customers', label: 'Returning customers', format: count },
     { key: 'discounts', label: 'Discounts given', format: money, invert: true },
+    { key: 'refunds', label: 'Refunds', format: money, invert: true },
   ];
 
   return (
