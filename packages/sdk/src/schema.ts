@@ -974,7 +974,7 @@ export interface paths {
     put?: never;
     /**
      * Turn the cart into an order (exactly once)
-     * @description As POST /checkout with the cart's lines, e-mail, address and coupon: 201 with the order; `tok_decline` is 402 and nothing is created (the cart stays open). A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.
+     * @description As POST /checkout with the cart's lines, e-mail, address and coupon: 201 with the order; `tok_decline` is 402 and nothing is created (the cart stays open); `stripe` answers the order with its `payment` (the PaymentIntent's client secret), 503 when Stripe cannot be reached (the order cancelled). A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.
      */
     post: operations['completeCart'];
     delete?: never;
@@ -8256,7 +8256,69 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: components['schemas']['CustomerOrder'];
+            data: {
+              id: string;
+              orderNumber: string;
+              status: string;
+              paymentStatus: string;
+              fulfillmentStatus: string;
+              currency: string;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              amountPaid: number;
+              amountRefunded: number;
+              balanceDue: number;
+              couponCode: string | null;
+              paymentMethod: string | null;
+              email: string;
+              shippingAddress: {
+                firstName: string | null;
+                lastName: string | null;
+                line1: string;
+                line2: string | null;
+                city: string;
+                region: string | null;
+                postalCode: string;
+                country: string;
+                phone: string | null;
+              } | null;
+              lineItems: {
+                id: string;
+                productId: string | null;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+              }[];
+              shipments: {
+                carrier: string | null;
+                trackingNumber: string | null;
+                trackingUrl: string | null;
+                /** Format: date-time */
+                shippedAt: string;
+              }[];
+              cancelReason: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+              payment?: {
+                /** @enum {string} */
+                provider: 'stripe';
+                paymentIntentId: string;
+                /** @description Confirms the PaymentIntent in the browser (Stripe's Payment Element) */
+                clientSecret: string;
+                publishableKey: string;
+                /** @enum {string} */
+                status: 'requires_payment';
+              };
+            };
           };
         };
       };
@@ -8267,7 +8329,69 @@ export interface operations {
         };
         content: {
           'application/json': {
-            data: components['schemas']['CustomerOrder'];
+            data: {
+              id: string;
+              orderNumber: string;
+              status: string;
+              paymentStatus: string;
+              fulfillmentStatus: string;
+              currency: string;
+              subtotal: number;
+              discountAmount: number;
+              shippingAmount: number;
+              taxAmount: number;
+              total: number;
+              amountPaid: number;
+              amountRefunded: number;
+              balanceDue: number;
+              couponCode: string | null;
+              paymentMethod: string | null;
+              email: string;
+              shippingAddress: {
+                firstName: string | null;
+                lastName: string | null;
+                line1: string;
+                line2: string | null;
+                city: string;
+                region: string | null;
+                postalCode: string;
+                country: string;
+                phone: string | null;
+              } | null;
+              lineItems: {
+                id: string;
+                productId: string | null;
+                variantId: string | null;
+                name: string;
+                variantTitle: string | null;
+                sku: string | null;
+                quantity: number;
+                price: number;
+                total: number;
+              }[];
+              shipments: {
+                carrier: string | null;
+                trackingNumber: string | null;
+                trackingUrl: string | null;
+                /** Format: date-time */
+                shippedAt: string;
+              }[];
+              cancelReason: string | null;
+              /** Format: date-time */
+              createdAt: string;
+              /** Format: date-time */
+              updatedAt: string;
+              payment?: {
+                /** @enum {string} */
+                provider: 'stripe';
+                paymentIntentId: string;
+                /** @description Confirms the PaymentIntent in the browser (Stripe's Payment Element) */
+                clientSecret: string;
+                publishableKey: string;
+                /** @enum {string} */
+                status: 'requires_payment';
+              };
+            };
           };
         };
       };
@@ -8345,6 +8469,15 @@ export interface operations {
       };
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the payment provider (Stripe) cannot be reached; the order was cancelled and its stock released */
+      503: {
         headers: {
           [name: string]: unknown;
         };
