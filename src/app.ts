@@ -58,6 +58,8 @@ import {
 } from './modules/orders/index.js';
 import {
   createPaymentsService,
+  createStripeAccounts,
+  createStripeRefundGateway,
   type PaymentsService,
   paymentsRoutes,
   stripeWebhookRoutes,
@@ -204,6 +206,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       existingCategoryIds: (storeId, ids) => categories.existingIds(storeId, ids),
     },
   });
+  // Stripe accounts are shared by the refund gateway (inside orders) and the payments service.
+  const stripeAccounts = createStripeAccounts({ appSecret: appSecretOf(config), api: config.stripe });
   const orders = createOrdersService({
     db,
     stores,
@@ -212,7 +216,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
-    refundGateways: [...(deps.refundGateways ?? [])],
+    // A test's own gateway comes first: the first gateway that handles a method refunds it.
+    refundGateways: [
+      ...(deps.refundGateways ?? []),
+      createStripeRefundGateway({ db, accounts: stripeAccounts, logger: deps.logger }),
+    ],
   });
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -234,6 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     db,
     stores,
     orders,
+    accounts: stripeAccounts,
     appSecret: appSecretOf(config),
     publicUrl: config.publicUrl,
     stripe: config.stripe,

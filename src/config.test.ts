@@ -29,6 +29,34 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads the Stripe settings: API base, time-out, and a payment hold that may be a fraction', () => {
+    expect(loadConfig({})).toMatchObject({
+      stripe: { apiBase: 'https://api.stripe.com', timeoutMs: 10_000 },
+      paymentHoldMinutes: 30,
+    });
+    expect(
+      loadConfig({
+        STRIPE_API_BASE: 'http://127.0.0.1:12111/',
+        STRIPE_TIMEOUT_MS: '2500',
+        PAYMENT_HOLD_MINUTES: '0.05',
+      }),
+    ).toMatchObject({
+      stripe: { apiBase: 'http://127.0.0.1:12111', timeoutMs: 2500 },
+      paymentHoldMinutes: 0.05,
+    });
+    for (const [name, value] of [
+      ['STRIPE_API_BASE', 'ftp://stripe.local'],
+      ['STRIPE_API_BASE', 'not a url'],
+      ['STRIPE_TIMEOUT_MS', 'soon'],
+      ['PAYMENT_HOLD_MINUTES', '-1'],
+      ['PAYMENT_HOLD_MINUTES', 'half an hour'],
+      ['PAYMENT_HOLD_MINUTES', '0'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(ConfigError);
+      expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name}: `));
+    }
+  });
+
   it('treats empty and blank variables as unset', () => {
     expect(loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: '  ', DATABASE_URL: '' })).toMatchObject({
       port: 3000,

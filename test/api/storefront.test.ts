@@ -93,6 +93,8 @@ describe('GET /api/storefront/{slug}/config', () => {
           text: '#000000',
         },
         currency: 'EUR',
+        // Stripe is offered once the store connects it (test/api/stripe-settings.test.ts).
+        payments: { methods: ['manual', 'test_card'] },
       },
     });
     const plain = (await sf(`${otherSlug}/config`)).json().data;

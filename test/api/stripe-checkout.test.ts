@@ -146,6 +146,26 @@ describe('checkout with paymentMethod stripe', () => {
     expect(await stockOf(free.id)).toBe(1);
   });
 
+  it('a cart completed with stripe answers its PaymentIntent; completing it again answers the same', async () => {
+    const p = await createProduct(api, { price: '8.00', inventory: 3 });
+    const cart = await shop.post(`/api/storefront/${slug}/carts`, {
+      items: [{ productId: p.id, quantity: 2 }],
+      email: 'cart.buyer@example.com',
+    });
+    expect(cart.statusCode).toBe(201);
+    const url = `/api/storefront/${slug}/carts/${cart.json().data.id}/complete`;
+    const first = await shop.post(url, { paymentMethod: 'stripe' });
+    expect(first.statusCode).toBe(201);
+    const order = first.json().data;
+    expect(order).toMatchObject({ status: 'pending', paymentStatus: 'pending', total: 16 });
+    expect(order.payment).toMatchObject({ provider: 'stripe', publishableKey: keys.publishable_key });
+    expect(stripe.intents.get(order.payment.paymentIntentId)?.metadata.order_id).toBe(order.id);
+    const again = await shop.post(url, { paymentMethod: 'stripe' });
+    expect(again.statusCode).toBe(200);
+    expect(again.json().data.payment).toEqual(order.payment);
+    expect(await stockOf(p.id)).toBe(1);
+  });
+
   it('no Stripe call runs inside a transaction: the SDK refuses it', async () => {
     const { inTransaction } = await import('../../src/platform/db/transaction.js');
     const account = await app.services.payments.accounts.find(app.database.db, storeId);

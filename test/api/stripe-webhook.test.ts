@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/platform/ids.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { type Client, client, createProduct, eventsOf, UNLIMITED } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
@@ -86,6 +87,34 @@ describe('POST /api/payments/stripe/{slug}/webhook', () => {
     expect(replay.json().data.outcome).toBe('replayed');
     const paid = (await eventsOf(app.database.db, storeId)).filter((e) => e.name === 'order.paid');
     expect(paid.filter((e) => JSON.stringify(e.data).includes(order.id))).toHaveLength(1);
+  });
+
+  it("payment_intent.succeeded queues the buyer's push notification, as other payments do", async () => {
+    const { order, intentId } = await stripeOrder(1);
+    const customerId = (await orderOf(order.id)).customer.id as string;
+    await app.database.db
+      .insertInto('customer_devices')
+      .values({
+        id: newId(),
+        store_id: storeId,
+        customer_id: customerId,
+        token: `tok-${order.id}`,
+        platform: 'ios',
+      })
+      .execute();
+    const pushes = () =>
+      app.database.db
+        .selectFrom('push_notifications')
+        .selectAll()
+        .where('customer_id', '=', customerId)
+        .execute();
+    expect(await pushes()).toHaveLength(0);
+    expect((await signed(stripeEvent('payment_intent.succeeded', stripe.succeed(intentId)))).statusCode).toBe(
+      200,
+    );
+    const queued = await pushes();
+    expect(queued).toHaveLength(1);
+    expect(`${queued[0]?.title} ${queued[0]?.body}`).toContain(String(order.orderNumber));
   });
 
   it("accepts the stripe SDK's own generateTestHeaderString", async () => {

@@ -137,6 +137,12 @@ export async function startFakeStripe(options: { secretKeys?: string[] } = {}) {
         return { status: 200, body: pi };
       }
     }
+    if (method === 'GET' && path === '/v1/refunds') {
+      const data = [...refunds.values()]
+        .filter((r) => !form.payment_intent || r.payment_intent === form.payment_intent)
+        .reverse();
+      return { status: 200, body: { object: 'list', data, has_more: false, url: '/v1/refunds' } };
+    }
     if (method === 'POST' && path === '/v1/refunds') {
       const pi = intents.get(form.payment_intent ?? '');
       if (pi?.status !== 'succeeded')
@@ -292,7 +298,10 @@ export async function startFakeStripe(options: { secretKeys?: string[] } = {}) {
       refunds.set(refund.id, refund);
       return refund;
     },
-    /** The charge of a PaymentIntent as `charge.refunded` carries it, with its refunds. */
+    /**
+     * The charge of a PaymentIntent as `charge.refunded` carries it in current API versions: without
+     * its refunds (the receiver lists them with GET /v1/refunds).
+     */
     chargeOf(piId: string) {
       const pi = intents.get(piId);
       if (!pi) throw new Error(`no PaymentIntent ${piId}`);

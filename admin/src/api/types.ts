@@ -95,6 +95,7 @@ export const WEBHOOK_EVENTS = everyOf<WebhookEvent>()([
 ]);
 
 export type Webhook = Schemas['Webhook'];
+export type StripeSettings = Schemas['StripeSettings'];
 export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 
 export type Analytics = Data<paths['/api/v1/analytics']['get']>;

@@ -39,6 +39,15 @@ export interface HoldExpiryDeps {
 export function paymentHoldExpiryJobs(deps: HoldExpiryDeps): JobKind<repo.StripePaymentRow, HoldVerdict> {
   const { db, accounts, logger } = deps;
   const leaseMs = Math.max(60_000, deps.stripeTimeoutMs * 6);
+  const orderNumberOf = async (payment: repo.StripePaymentRow) => {
+    const ctx = {
+      storeId: payment.store_id,
+      actor: { kind: 'system' as const, id: 'payment_hold_expiry' },
+      source: 'system' as const,
+      scopes: [],
+    };
+    return String((await deps.orders.get(ctx, payment.order_id)).order.order_number);
+  };
   return {
     name: 'payment_hold_expiry',
     concurrency: 8,
@@ -51,7 +60,7 @@ export function paymentHoldExpiryJobs(deps: HoldExpiryDeps): JobKind<repo.Stripe
       const stripe = accounts.client(account);
       const intent = payment.payment_intent_id
         ? await stripe.paymentIntents.retrieve(payment.payment_intent_id)
-        : await createPaymentIntent(stripe, payment, undefined);
+        : await createPaymentIntent(stripe, payment, await orderNumberOf(payment));
       if (intent.status === 'succeeded')
         return { paid: true, amount: intent.amount_received || intent.amount };
       if (intent.status !== 'canceled') {

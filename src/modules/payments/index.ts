@@ -10,3 +10,4 @@ export {
 } from './providers.js';
 export type { StripeAccounts } from './stripe-account.js';
 export { createStripeAccounts } from './stripe-account.js';
+export { createStripeRefundGateway } from './stripe-refunds.js';

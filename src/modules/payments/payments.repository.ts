@@ -51,6 +51,15 @@ export function findPayment(db: Executor, storeId: string, orderId: string) {
     .executeTakeFirst();
 }
 
+export function findPaymentByIntent(db: Executor, storeId: string, paymentIntentId: string) {
+  return db
+    .selectFrom('stripe_payments')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .where('payment_intent_id', '=', paymentIntentId)
+    .executeTakeFirst();
+}
+
 export async function setPaymentIntent(
   db: Executor,
   storeId: string,
@@ -133,6 +142,16 @@ export async function markEventProcessed(tx: Tx, storeId: string, eventId: strin
     .values({ store_id: storeId, event_id: eventId, type, received_at: new Date() })
     .onConflict((oc) => oc.columns(['store_id', 'event_id']).doNothing())
     .returning('event_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function isEventProcessed(db: Executor, storeId: string, eventId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('stripe_events')
+    .select('event_id')
+    .where('store_id', '=', storeId)
+    .where('event_id', '=', eventId)
     .executeTakeFirst();
   return row !== undefined;
 }

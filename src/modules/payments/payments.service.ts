@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import type { OrdersService } from '../orders/index.js';
 import type { StoresService } from '../stores/index.js';
 import {
   manualProvider,
@@ -9,7 +10,12 @@ import {
   type PaymentProvider,
   testCardProvider,
 } from './providers.js';
-import { createStripeAccounts, type StripeKeys, type StripeSettings } from './stripe-account.js';
+import {
+  createStripeAccounts,
+  type StripeAccounts,
+  type StripeKeys,
+  type StripeSettings,
+} from './stripe-account.js';
 import type { StripeApiOptions } from './stripe-client.js';
 import { createStripeEvents } from './stripe-events.js';
 import { createStripeProvider, type StripeProviderDeps } from './stripe-provider.js';
@@ -17,7 +23,9 @@ import { createStripeProvider, type StripeProviderDeps } from './stripe-provider
 export interface PaymentsDeps {
   db: Db;
   stores: Pick<StoresService, 'getStore' | 'getActiveStoreBySlug'>;
-  orders: StripeProviderDeps['orders'];
+  orders: StripeProviderDeps['orders'] & Pick<OrdersService, 'recordProviderRefunds'>;
+  /** The Stripe accounts (shared with the refund gateway the orders service was built with). */
+  accounts?: StripeAccounts;
   /** Seals the Stripe secrets at rest. */
   appSecret: string;
   /** PUBLIC_URL: the webhook URL the merchant gives Stripe. */
@@ -39,7 +47,7 @@ export interface StorefrontPayments {
  */
 export function createPaymentsService(deps: PaymentsDeps) {
   const { db } = deps;
-  const accounts = createStripeAccounts({ appSecret: deps.appSecret, api: deps.stripe });
+  const accounts = deps.accounts ?? createStripeAccounts({ appSecret: deps.appSecret, api: deps.stripe });
   const providers: Record<PaymentMethod, PaymentProvider> = {
     manual: manualProvider,
     test_card: testCardProvider,

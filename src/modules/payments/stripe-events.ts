@@ -3,17 +3,19 @@ import type Stripe from 'stripe';
 import type { Db } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { invalidRequest } from '../../platform/http/errors.js';
+import type { OrdersService } from '../orders/index.js';
 import * as repo from './payments.repository.js';
 import type { StripeAccounts } from './stripe-account.js';
 import { stripeFailure, verifyStripeEvent } from './stripe-client.js';
 import { releaseAwaitedPayment, type StripeProviderDeps, settleAwaitedPayment } from './stripe-provider.js';
+import { refundsOfCharge } from './stripe-refunds.js';
 
 export type StripeEventOutcome = 'processed' | 'replayed' | 'ignored';
 
 export interface StripeEventsDeps {
   db: Db;
   accounts: StripeAccounts;
-  orders: StripeProviderDeps['orders'];
+  orders: StripeProviderDeps['orders'] & Pick<OrdersService, 'recordProviderRefunds'>;
   logger: Logger;
 }
 
@@ -58,6 +60,8 @@ export function createStripeEvents(deps: StripeEventsDeps) {
         case 'payment_intent.payment_failed':
         case 'payment_intent.canceled':
           return this.intentChanged(storeId, event, event.data.object);
+        case 'charge.refunded':
+          return this.chargeRefunded(storeId, event, event.data.object);
         default:
           return 'ignored';
       }
@@ -97,6 +101,28 @@ export function createStripeEvents(deps: StripeEventsDeps) {
             );
       }
       return outcome;
+    },
+
+    /**
+     * Refunds of a Stripe-paid order reported by Stripe, through the orders service, which matches
+     * them to ours by id under the order's lock (so a refund is never counted twice, however often
+     * and however concurrently it is reported). Listing them may need Stripe, so this one is not a
+     * single transaction: the event is marked processed once they are recorded, and a replay that
+     * slips in before that finds every refund already matched.
+     */
+    async chargeRefunded(storeId: string, event: Stripe.Event, charge: Stripe.Charge) {
+      if (await repo.isEventProcessed(db, storeId, event.id)) return 'replayed';
+      const intentId =
+        typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
+      const payment = intentId ? await repo.findPaymentByIntent(db, storeId, intentId) : undefined;
+      const account = await accounts.find(db, storeId);
+      if (!payment || !account) return 'ignored';
+      const refunds = await refundsOfCharge(accounts.client(account), charge);
+      await deps.orders.recordProviderRefunds(storeId, payment.order_id, refunds);
+      const first = await inTransaction(db, (tx) =>
+        repo.markEventProcessed(tx, storeId, event.id, event.type),
+      );
+      return first ? 'processed' : 'replayed';
     },
   };
 }

@@ -12,20 +12,24 @@ import { stripeFailure } from './stripe-client.js';
 export interface StripeProviderDeps {
   db: Db;
   accounts: StripeAccounts;
-  orders: Pick<OrdersService, 'cancelUnpaid' | 'recordProviderPayment'>;
+  orders: Pick<OrdersService, 'cancelUnpaid' | 'recordProviderPayment' | 'get'>;
   /** PAYMENT_HOLD_MINUTES. */
   holdMinutes: number;
   logger: Logger;
 }
 
-/** The idempotency key of an order's PaymentIntent: a retry (or the hold expiry) finds the same one. */
+/**
+ * The idempotency key of an order's PaymentIntent: a retry (or the hold expiry) finds the same one,
+ * provided it sends the same parameters (Stripe refuses a key reused with others): createPaymentIntent
+ * derives every one of them from the order.
+ */
 export const paymentIntentKey = (orderId: string) => `emporium-order-${orderId}`;
 
 /** The PaymentIntent of an awaited payment, as created (or found again by its idempotency key). */
 export function createPaymentIntent(
   stripe: Stripe,
   payment: { store_id: string; order_id: string; amount: number; currency: string },
-  orderNumber: string | undefined,
+  orderNumber: string,
 ) {
   return stripe.paymentIntents.create(
     {
@@ -35,7 +39,7 @@ export function createPaymentIntent(
       metadata: {
         store_id: payment.store_id,
         order_id: payment.order_id,
-        ...(orderNumber ? { order_number: orderNumber } : {}),
+        order_number: orderNumber,
       },
     },
     { idempotencyKey: paymentIntentKey(payment.order_id) },

@@ -2,12 +2,14 @@ import { PageHeader } from '../../components/ui';
 import { ApiKeys } from './ApiKeys';
 import { AppConfigEditor } from './AppConfigEditor';
 import { StoreProfile } from './StoreProfile';
+import { StripeSettings } from './StripeSettings';
 
 export function SettingsPage() {
   return (
     <div className="stack-lg">
       <PageHeader title="Settings" />
       <StoreProfile />
+      <StripeSettings />
       <AppConfigEditor />
       <ApiKeys />
     </div>
