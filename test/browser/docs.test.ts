@@ -46,7 +46,9 @@ describe.skipIf(!hasChromium())('/docs in Chromium under its CSP', () => {
     await page.getByRole('button', { name: 'Try it out' }).first().click();
     await page.getByRole('button', { name: 'Execute' }).first().click();
     await page.locator('.live-responses-table .response-col_status', { hasText: '200' }).first().waitFor();
-    await screenshot(page, 'docs');
+    // /docs is Swagger UI as its package ships it (third-party markup and colours, e.g. unlabelled
+    // copy buttons): not audited with axe-core like our own pages; see docs/decisions.md.
+    await screenshot(page, 'docs', { audit: false });
     expect(violations).toEqual([]);
     expect(pageErrors).toEqual([]);
   });
