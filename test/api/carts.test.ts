@@ -12,6 +12,8 @@ let api: Client;
 let shop: Client;
 let slug: string;
 let carts: ReturnType<typeof cartsOf>;
+/** Every (operation, status) the endpoints answered in this file. */
+const seen = new Set<string>();
 
 beforeAll(async () => {
   app = await buildTestApp({ config: UNLIMITED });
@@ -19,7 +21,7 @@ beforeAll(async () => {
   slug = store.store.slug;
   api = client(app, store.key);
   shop = client(app);
-  carts = cartsOf(shop, slug);
+  carts = cartsOf(shop, slug, seen);
   // $5 flat shipping, free from $100; 10 % tax: the checkout suite's settings.
   await setPricing(app, store.store.id, {
     shipping_flat_rate: 500,
@@ -153,7 +155,7 @@ describe('POST /carts and GET /carts/{id}', () => {
     expect((await carts.get('x'.repeat(32))).statusCode).toBe(404);
     expect((await carts.get('short')).json().error.code).toBe('not_found');
     const other = await createStoreWithKey(app);
-    const elsewhere = cartsOf(shop, other.store.slug);
+    const elsewhere = cartsOf(shop, other.store.slug, seen);
     expect((await elsewhere.get(cart.id)).statusCode).toBe(404);
     expect((await elsewhere.update(cart.id, { email: 'a@example.com' })).statusCode).toBe(404);
     expect((await elsewhere.complete(cart.id)).statusCode).toBe(404);
@@ -436,5 +438,21 @@ describe('expiry', () => {
     expect(await left()).toEqual([fresh.id]);
     expect(await lines()).toBe(0);
     expect((await carts.get(fresh.id)).statusCode).toBe(200);
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists every status the cart endpoints answered in this file', async () => {
+    const doc = (await shop.get('/openapi.json')).json() as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    const missing = [...seen].filter((entry) => {
+      const [method = '', path = '', status = ''] = entry.split(' ');
+      return !doc.paths[path]?.[method]?.responses[status];
+    });
+    expect(missing).toEqual([]);
+    // The answers this file provokes cover every status of every cart operation but 401/403/429
+    // (carts-session.test.ts), 413 and 415 (the platform's, on any body).
+    expect(seen.size).toBeGreaterThan(20);
   });
 });

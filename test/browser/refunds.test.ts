@@ -128,6 +128,17 @@ describe.skipIf(!hasChromium())('refunds in the dashboard', () => {
     await page.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it('shows net revenue (revenue − refunds) on the overview', async () => {
+    await page.goto(`${base}/admin/`);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const kpi = (label: string) =>
+      page.locator('.kpi').filter({ has: page.locator('.kpi-label', { hasText: new RegExp(`^${label}$`) }) });
+    await kpi('Net revenue').waitFor();
+    expect(await kpi('Revenue').locator('.kpi-value').textContent()).toBe('$30.00');
+    expect(await kpi('Net revenue').locator('.kpi-value').textContent()).toBe('$17.50');
+    await screenshot(page, 'refund-overview-1280');
+  });
+
   it('offers no Refund on an unpaid order, and every form field has a label', async () => {
     const res = await api.post('/api/v1/orders', {
       customer: { email: 'ada@example.com' },

@@ -974,7 +974,7 @@ export interface paths {
     put?: never;
     /**
      * Turn the cart into an order (exactly once)
-     * @description As POST /checkout with the cart's lines, e-mail, address and coupon: 201 with the order; `tok_decline` is 402 and nothing is created (the cart stays open); `stripe` answers the order with its `payment` (the PaymentIntent's client secret), 503 when Stripe cannot be reached (the order cancelled). A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.
+     * @description As POST /checkout with the cart's lines, e-mail, address and coupon, and the same payment methods: 201 with the order (with `stripe`, its `payment` session for Stripe's Payment Element); `tok_decline` is 402 and nothing is created (the cart stays open); Stripe unreachable is 503 with the order cancelled. A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.
      */
     post: operations['completeCart'];
     delete?: never;

@@ -94,19 +94,39 @@ export async function pricingCustomerOf(deps: CartPricingDeps, executor: Executo
   return (await deps.customers.findByEmail(executor, cart.store_id, cart.email))?.id ?? null;
 }
 
-/** Reads and prices a cart: what GET answers and what completing it places. */
+/** A cart's stored lines and the catalogue facts of their products (and of any product about to be added). */
+export interface CartContents {
+  items: CartItemRow[];
+  facts: Map<string, CartProductFacts>;
+}
+
+/** Reads a cart's lines and their products' facts, plus those of `moreProductIds`. */
+export async function loadContents(
+  deps: CartPricingDeps,
+  executor: Executor,
+  cart: CartRow,
+  moreProductIds: string[] = [],
+): Promise<CartContents> {
+  const items = await repo.itemsOf(executor, cart.store_id, cart.id);
+  const facts = await deps.products.cartFacts(executor, cart.store_id, [
+    ...items.map((i) => i.product_id),
+    ...moreProductIds,
+  ]);
+  return { items, facts };
+}
+
+/**
+ * Prices a cart: what GET answers and what completing it places. `contents`: its lines and facts
+ * when the caller already holds them (a change that just wrote them), else they are read.
+ */
 export async function viewCart(
   deps: CartPricingDeps,
   executor: Executor,
   cart: CartRow,
+  contents?: CartContents,
 ): Promise<PricedCartView> {
   const storeId = cart.store_id;
-  const items = await repo.itemsOf(executor, storeId, cart.id);
-  const facts = await deps.products.cartFacts(
-    executor,
-    storeId,
-    items.map((i) => i.product_id),
-  );
+  const { items, facts } = contents ?? (await loadContents(deps, executor, cart));
   const lines = items.flatMap((item) => {
     const f = facts.get(item.product_id);
     return f && isAvailable(f, item.variant_id) ? [{ item, facts: f }] : [];

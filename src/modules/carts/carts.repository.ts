@@ -95,6 +95,17 @@ export async function closeCart(tx: Tx, storeId: string, id: string, orderId: st
     .execute();
 }
 
+/** Opens a cart again whose order was cancelled before it could be paid (the provider was unreachable). */
+export async function reopenCart(tx: Executor, storeId: string, id: string, orderId: string, now: Date) {
+  await tx
+    .updateTable('carts')
+    .set({ status: 'open', order_id: null, completed_at: null, updated_at: now })
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .where('order_id', '=', orderId)
+    .execute();
+}
+
 export function itemsOf(db: Executor, storeId: string, cartId: string): Promise<CartItemRow[]> {
   return db
     .selectFrom('cart_items')

@@ -1,16 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Db, Executor, Tx } from '../../platform/db/database.js';
+import type { Db, Tx } from '../../platform/db/database.js';
 import { deleteInBatches } from '../../platform/db/delete-in-batches.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
-import { conflict, insufficientStock, invalidRequest, notFound } from '../../platform/http/errors.js';
+import {
+  AppError,
+  conflict,
+  insufficientStock,
+  invalidRequest,
+  notFound,
+} from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { PeriodicTaskOptions } from '../../platform/jobs.js';
 import type { CheckoutInput, CheckoutService } from '../checkout/index.js';
 import {
+  type CartContents,
   type CartPricingDeps,
   isAvailable,
+  loadContents,
   type PricedCartView,
   priceLines,
   pricingCustomerOf,
@@ -55,50 +63,59 @@ export function createCartsService(deps: CartsDeps) {
   const { db } = deps;
 
   /**
-   * Checks a line the shopper adds or changes against the catalogue as it is now: the product is
-   * on sale (400), the variant choice fits it (400), and its tracked stock covers the quantity
-   * (409 insufficient_stock). Nothing is reserved: the stock is taken when the cart completes.
+   * Checks a line the shopper adds or changes against the catalogue as it is now (`facts`, read in
+   * the change's transaction): the product is on sale (400), the variant choice fits it (400), and
+   * its tracked stock covers the quantity (409 insufficient_stock). Nothing is reserved: the stock
+   * is taken when the cart completes.
    */
-  async function checkLine(tx: Executor, storeId: string, line: LineInput, prefix = '') {
+  function checkLine(facts: CartContents['facts'], line: LineInput, prefix = '') {
     const at = fieldsAt(prefix);
-    const facts = (await deps.products.cartFacts(tx, storeId, [line.productId])).get(line.productId);
+    const product = facts.get(line.productId);
     const variantId = line.variantId ?? null;
-    if (facts?.status !== 'active') throw refuse(at.productId, 'unknown or unavailable product');
-    if (!isAvailable(facts, variantId))
+    if (product?.status !== 'active') throw refuse(at.productId, 'unknown or unavailable product');
+    if (!isAvailable(product, variantId))
       throw refuse(
         at.variantId,
         variantId ? 'not a variant of this product' : 'this product has variants: choose one',
       );
     if (line.quantity > MAX_QUANTITY) throw refuse(at.quantity, `at most ${MAX_QUANTITY} per line`);
-    const stock = stockOf(facts, variantId);
+    const stock = stockOf(product, variantId);
     if (stock !== null && line.quantity > stock)
       throw insufficientStock(`not enough stock of this product: ${stock} left`);
   }
 
   /**
    * One change of an open cart in one transaction: the cart's row is locked first (lock order in
-   * docs/decisions.md), `change` edits its lines or returns new fields, the cart is re-priced as it
-   * now is (a coupon that stopped applying is dropped), linked to the session's customer if any,
-   * and its `updated_at` (the start of its 30 days) moves.
+   * docs/decisions.md), its lines and their products' facts are read (with those of
+   * `moreProductIds`), `change` edits the lines (returning them as they now are) or returns new
+   * fields, the cart is re-priced as it now is (a coupon that stopped applying is dropped), linked
+   * to the session's customer if any, and its `updated_at` (the start of its 30 days) moves.
    */
   function changeCart(
     ctx: RequestContext,
     cartId: string,
     customerId: string | undefined,
-    change: (tx: Tx, cart: repo.CartRow) => Promise<CartChanges | undefined>,
+    change: (
+      tx: Tx,
+      cart: repo.CartRow,
+      contents: CartContents,
+    ) => Promise<{ changes?: CartChanges; items?: repo.CartItemRow[] } | undefined>,
+    moreProductIds: string[] = [],
   ): Promise<PricedCartView> {
     return inTransaction(db, async (tx) => {
       const cart = await repo.lockCart(tx, ctx.storeId, cartId);
       if (!cart) throw notFound('cart');
       if (cart.status !== 'open') throw conflict('the cart is completed: start a new cart');
+      const contents = await loadContents(deps, tx, cart, moreProductIds);
+      const changed = await change(tx, cart, contents);
       const now = new Date();
       let next: repo.CartRow = {
         ...cart,
-        ...(await change(tx, cart)),
+        ...changed?.changes,
         customer_id: customerId ?? cart.customer_id,
         updated_at: now,
       };
-      let view = await viewCart(deps, tx, next);
+      let view = await viewCart(deps, tx, next, { ...contents, items: changed?.items ?? contents.items });
       if (next.coupon_code && view.priced && !view.couponCode) {
         next = { ...next, coupon_code: null };
         view = { ...view, cart: next };
@@ -133,7 +150,12 @@ export function createCartsService(deps: CartsDeps) {
           const seen = merged.get(key);
           merged.set(key, seen ? { ...seen, quantity: seen.quantity + item.quantity } : { ...item, index });
         });
-        for (const line of merged.values()) await checkLine(tx, ctx.storeId, line, `items.${line.index}.`);
+        const facts = await deps.products.cartFacts(
+          tx,
+          ctx.storeId,
+          [...merged.values()].map((l) => l.productId),
+        );
+        for (const line of merged.values()) checkLine(facts, line, `items.${line.index}.`);
         const now = new Date();
         const cart: repo.CartRow = {
           store_id: ctx.storeId,
@@ -149,19 +171,17 @@ export function createCartsService(deps: CartsDeps) {
           completed_at: null,
         };
         await repo.insertCart(tx, { ...cart, now });
-        await repo.insertItems(
-          tx,
-          [...merged.values()].map((line, position) => ({
-            id: newId(),
-            store_id: ctx.storeId,
-            cart_id: cart.id,
-            product_id: line.productId,
-            variant_id: line.variantId ?? null,
-            quantity: line.quantity,
-            created_at: new Date(now.getTime() + position),
-          })),
-        );
-        return viewCart(deps, tx, cart);
+        const items = [...merged.values()].map((line, position) => ({
+          id: newId(),
+          store_id: ctx.storeId,
+          cart_id: cart.id,
+          product_id: line.productId,
+          variant_id: line.variantId ?? null,
+          quantity: line.quantity,
+          created_at: new Date(now.getTime() + position),
+        }));
+        await repo.insertItems(tx, items);
+        return viewCart(deps, tx, cart, { items, facts });
       });
     },
 
@@ -183,29 +203,34 @@ export function createCartsService(deps: CartsDeps) {
 
     /** POST /carts/{id}/items: the same product and variant merge into one line. */
     addItem(ctx: RequestContext, cartId: string, line: LineInput, customerId?: string) {
-      return changeCart(ctx, cartId, customerId, async (tx, cart) => {
-        const items = await repo.itemsOf(tx, ctx.storeId, cart.id);
-        const variantId = line.variantId ?? null;
-        const same = items.find((i) => i.product_id === line.productId && i.variant_id === variantId);
-        const quantity = (same?.quantity ?? 0) + line.quantity;
-        await checkLine(tx, ctx.storeId, { ...line, quantity });
-        if (same) await repo.setQuantity(tx, ctx.storeId, same.id, quantity);
-        else {
+      return changeCart(
+        ctx,
+        cartId,
+        customerId,
+        async (tx, cart, { items, facts }) => {
+          const variantId = line.variantId ?? null;
+          const same = items.find((i) => i.product_id === line.productId && i.variant_id === variantId);
+          const quantity = (same?.quantity ?? 0) + line.quantity;
+          checkLine(facts, { ...line, quantity });
+          if (same) {
+            await repo.setQuantity(tx, ctx.storeId, same.id, quantity);
+            return { items: items.map((i) => (i.id === same.id ? { ...i, quantity } : i)) };
+          }
           if (items.length >= MAX_LINES) throw refuse('productId', `a cart holds at most ${MAX_LINES} lines`);
-          await repo.insertItems(tx, [
-            {
-              id: newId(),
-              store_id: ctx.storeId,
-              cart_id: cart.id,
-              product_id: line.productId,
-              variant_id: variantId,
-              quantity,
-              created_at: new Date(),
-            },
-          ]);
-        }
-        return undefined;
-      });
+          const row = {
+            id: newId(),
+            store_id: ctx.storeId,
+            cart_id: cart.id,
+            product_id: line.productId,
+            variant_id: variantId,
+            quantity,
+            created_at: new Date(),
+          };
+          await repo.insertItems(tx, [row]);
+          return { items: [...items, row] };
+        },
+        [line.productId],
+      );
     },
 
     /** PATCH /carts/{id}/items/{itemId}: a new quantity; 0 removes the line. */
@@ -216,29 +241,26 @@ export function createCartsService(deps: CartsDeps) {
       quantity: number,
       customerId?: string,
     ) {
-      return changeCart(ctx, cartId, customerId, async (tx, cart) => {
-        const item = (await repo.itemsOf(tx, ctx.storeId, cart.id)).find((i) => i.id === itemId);
+      return changeCart(ctx, cartId, customerId, async (tx, _cart, { items, facts }) => {
+        const item = items.find((i) => i.id === itemId);
         if (!item) throw notFound('cart item');
-        if (quantity === 0) await repo.deleteItem(tx, ctx.storeId, item.id);
-        else {
-          await checkLine(tx, ctx.storeId, {
-            productId: item.product_id,
-            variantId: item.variant_id,
-            quantity,
-          });
-          await repo.setQuantity(tx, ctx.storeId, item.id, quantity);
+        if (quantity === 0) {
+          await repo.deleteItem(tx, ctx.storeId, item.id);
+          return { items: items.filter((i) => i.id !== item.id) };
         }
-        return undefined;
+        checkLine(facts, { productId: item.product_id, variantId: item.variant_id, quantity });
+        await repo.setQuantity(tx, ctx.storeId, item.id, quantity);
+        return { items: items.map((i) => (i.id === item.id ? { ...i, quantity } : i)) };
       });
     },
 
     /** DELETE /carts/{id}/items/{itemId}. */
     removeItem(ctx: RequestContext, cartId: string, itemId: string, customerId?: string) {
-      return changeCart(ctx, cartId, customerId, async (tx, cart) => {
-        const item = (await repo.itemsOf(tx, ctx.storeId, cart.id)).find((i) => i.id === itemId);
+      return changeCart(ctx, cartId, customerId, async (tx, _cart, { items }) => {
+        const item = items.find((i) => i.id === itemId);
         if (!item) throw notFound('cart item');
         await repo.deleteItem(tx, ctx.storeId, item.id);
-        return undefined;
+        return { items: items.filter((i) => i.id !== item.id) };
       });
     },
 
@@ -252,7 +274,7 @@ export function createCartsService(deps: CartsDeps) {
       input: { email?: string | null; shippingAddress?: CartAddress | null; couponCode?: string | null },
       customerId?: string,
     ) {
-      return changeCart(ctx, cartId, customerId, async (tx, cart) => {
+      return changeCart(ctx, cartId, customerId, async (tx, cart, contents) => {
         const changes: CartChanges = {};
         if (input.email !== undefined) changes.email = input.email;
         if (input.shippingAddress !== undefined)
@@ -261,7 +283,7 @@ export function createCartsService(deps: CartsDeps) {
             : null;
         const code = input.couponCode === undefined ? undefined : input.couponCode?.trim() || null;
         if (code) {
-          const view = await viewCart(deps, tx, { ...cart, ...changes, coupon_code: null });
+          const view = await viewCart(deps, tx, { ...cart, ...changes, coupon_code: null }, contents);
           if (view.lines.length === 0) throw refuse('couponCode', 'the cart is empty: add items first');
           await priceLines(deps, tx, ctx.storeId, {
             items: view.lines.map((l) => l.item),
@@ -271,7 +293,7 @@ export function createCartsService(deps: CartsDeps) {
           });
         }
         if (code !== undefined) changes.coupon_code = code;
-        return changes;
+        return { changes };
       });
     },
 
@@ -318,7 +340,18 @@ export function createCartsService(deps: CartsDeps) {
         await repo.closeCart(tx, ctx.storeId, cartId, placed.order.id, new Date());
         return { placed };
       });
-      if (outcome.placed) return { ...(await deps.checkout.collect(ctx, outcome.placed)), created: true };
+      if (outcome.placed) {
+        const placed = outcome.placed;
+        try {
+          return { ...(await deps.checkout.collect(ctx, placed)), created: true };
+        } catch (error) {
+          // The provider could not be reached: checkout cancelled the order and released its stock
+          // (503), so the cart opens again for the shopper to retry instead of naming a dead order.
+          if (error instanceof AppError && error.statusCode === 503)
+            await repo.reopenCart(db, ctx.storeId, cartId, placed.order.id, new Date());
+          throw error;
+        }
+      }
       return { ...(await deps.checkout.placed(ctx, outcome.replay)), created: false };
     },
   };

@@ -8,8 +8,7 @@ import {
 import { DataEnvelope } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
 import { AppError } from '../../platform/http/errors.js';
-import { PlacedOrder } from '../checkout/index.js';
-import { orderForCustomer } from '../orders/index.js';
+import { PlacedOrder, PROVIDER_UNAVAILABLE, placedOrder } from '../checkout/index.js';
 import { SlugParams } from '../storefront/index.js';
 import type { StoresService } from '../stores/index.js';
 import {
@@ -208,7 +207,7 @@ export const cartsRoutes: FastifyPluginAsyncTypebox<CartsRoutesDeps> = async (ap
         security,
         summary: 'Turn the cart into an order (exactly once)',
         description:
-          "As POST /checkout with the cart's lines, e-mail, address and coupon: 201 with the order; `tok_decline` is 402 and nothing is created (the cart stays open); `stripe` answers the order with its `payment` (the PaymentIntent's client secret), 503 when Stripe cannot be reached (the order cancelled). A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.",
+          "As POST /checkout with the cart's lines, e-mail, address and coupon, and the same payment methods: 201 with the order (with `stripe`, its `payment` session for Stripe's Payment Element); `tok_decline` is 402 and nothing is created (the cart stays open); Stripe unreachable is 503 with the order cancelled. A completed cart is closed: completing it again answers the same order with 200. A cart without an e-mail, or without lines, is 400.",
         params: CartParams,
         body: CompleteCartBody,
         response: {
@@ -216,11 +215,7 @@ export const cartsRoutes: FastifyPluginAsyncTypebox<CartsRoutesDeps> = async (ap
           201: DataEnvelope(PlacedOrder),
           ...common,
           ...errorResponses(402, 409),
-          503: {
-            $ref: 'ErrorBody#',
-            description:
-              '`unavailable`: the payment provider (Stripe) cannot be reached; the order was cancelled and its stock released',
-          },
+          ...PROVIDER_UNAVAILABLE,
         },
       },
     },
@@ -231,11 +226,7 @@ export const cartsRoutes: FastifyPluginAsyncTypebox<CartsRoutesDeps> = async (ap
         request.body,
         customerOf(request),
       );
-      // `stripe`: the order carries the PaymentIntent the buyer pays in the browser (as checkout's).
-      const { placed, payment } = result;
-      return reply
-        .code(result.created ? 201 : 200)
-        .send({ data: { ...orderForCustomer(placed), ...(payment ? { payment } : {}) } });
+      return reply.code(result.created ? 201 : 200).send({ data: placedOrder(result) });
     },
   );
 };

@@ -17,13 +17,13 @@ import { CheckoutBody, CheckoutQuote, PlacedOrder } from './checkout.schemas.js'
 import type { CheckoutResult, CheckoutService } from './checkout.service.js';
 
 /** The order as checkout answers it: with the buyer's payment session when one is still to be paid. */
-const placedOrder = ({ placed, payment }: CheckoutResult) => ({
+export const placedOrder = ({ placed, payment }: CheckoutResult) => ({
   ...orderForCustomer(placed),
   ...(payment ? { payment } : {}),
 });
 
 /** 503 when the card payment provider cannot be reached (the order is then cancelled, stock back). */
-const PROVIDER_UNAVAILABLE = {
+export const PROVIDER_UNAVAILABLE = {
   503: {
     $ref: 'ErrorBody#',
     description:

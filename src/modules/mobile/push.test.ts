@@ -63,6 +63,42 @@ describe('orderPushContent', () => {
         data: { type: 'order_update', kind: 'fulfilled', orderNumber: '1005' },
       },
     ],
+    [
+      {
+        kind: 'refunded' as const,
+        orderNumber: '1006',
+        refund: { amount: '12.50', currency: 'EUR', full: false },
+      },
+      {
+        title: 'Order #1006 was partly refunded',
+        body: 'A refund of 12.50 EUR is on its way to you.',
+        data: {
+          type: 'order_update',
+          kind: 'refunded',
+          orderNumber: '1006',
+          amount: '12.50',
+          currency: 'EUR',
+        },
+      },
+    ],
+    [
+      {
+        kind: 'refunded' as const,
+        orderNumber: '#1007',
+        refund: { amount: '30.00', currency: 'USD', full: true },
+      },
+      {
+        title: 'Order #1007 was refunded',
+        body: 'A refund of 30.00 USD is on its way to you.',
+        data: {
+          type: 'order_update',
+          kind: 'refunded',
+          orderNumber: '1007',
+          amount: '30.00',
+          currency: 'USD',
+        },
+      },
+    ],
   ])('%o', (input, expected) => {
     const content = orderPushContent(input);
     expect(content).toEqual(expected);

@@ -6,6 +6,7 @@ import {
   type PricedLine,
   paymentStatusOf,
   quoteOf,
+  refundStatusOf,
   type StorePricing,
   subtotalOf,
   totalOf,
@@ -290,5 +291,18 @@ describe('paymentStatusOf', () => {
     [4000, 5000, 'refund_due'],
   ] as const)('total %i, paid %i → %s', (total, paid, status) => {
     expect(paymentStatusOf(total, paid)).toBe(status);
+  });
+});
+
+describe('refundStatusOf', () => {
+  it.each([
+    [5000, 0, undefined],
+    [5000, 1, 'partially_refunded'],
+    [5000, 4999, 'partially_refunded'],
+    [5000, 5000, 'refunded'],
+    // Refunds counted at the provider beyond a later edit of what was paid: still all of it.
+    [4000, 5000, 'refunded'],
+  ] as const)('paid %i, refunded %i → %s', (paid, refunded, status) => {
+    expect(refundStatusOf(paid, refunded)).toBe(status);
   });
 });

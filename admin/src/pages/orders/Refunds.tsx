@@ -146,7 +146,7 @@ export function RefundsCard({ order, refunds }: { order: Order; refunds: readonl
   return (
     <Card title="Refunds">
       {refunds.length === 0 ? <p className="hint">No refunds.</p> : null}
-      <ul className="stack-sm" data-testid="refunds">
+      <ul className="refund-list stack-sm" data-testid="refunds">
         {refunds.map((r) => (
           <li key={r.id} data-testid="refund">
             <p>

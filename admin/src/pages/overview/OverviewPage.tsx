@@ -99,7 +99,6 @@ export function OverviewPage() {
     { key: 'new_customers', label: 'New customers', format: count },
     { key: 'returning_customers', label: 'Returning customers', format: count },
     { key: 'discounts', label: 'Discounts given', format: money, invert: true },
-    { key: 'refunds', label: 'Refunds', format: money, invert: true },
   ];
 
   return (
