@@ -212,6 +212,26 @@ describe('POST /api/payments/stripe/{slug}/webhook', () => {
     expect(paid).toHaveLength(1);
   });
 
+  it("the schema refuses a payment row of one store naming another store's order", async () => {
+    const { order } = await stripeOrder(1);
+    const b = await createStoreWithKey(app);
+    const error = await app.database.db
+      .insertInto('stripe_payments')
+      .values({
+        store_id: b.store.id,
+        order_id: order.id,
+        amount: 100,
+        currency: 'USD',
+        expires_at: new Date(),
+      })
+      .execute()
+      .then(
+        () => undefined,
+        (e: { code?: string; constraint?: string }) => e,
+      );
+    expect(error).toMatchObject({ code: '23503', constraint: 'stripe_payments_order_id_tenant_fkey' });
+  });
+
   it('a store without Stripe answers 400', async () => {
     const b = await createStoreWithKey(app);
     const payload = stripeEvent('payment_intent.succeeded', { id: 'pi_x', object: 'payment_intent' });
