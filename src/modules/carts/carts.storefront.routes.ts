@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import {
-  type CustomerAuthOptions,
-  clearedSessionCookie,
-  customerSessionOf,
-} from '../../platform/http/customer-auth.js';
+import type { FastifyInstance } from 'fastify';
+import type { CustomerAuthOptions } from '../../platform/http/customer-auth.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
-import { AppError } from '../../platform/http/errors.js';
+import {
+  attachStorefrontSession,
+  customerOf,
+  OPTIONAL_CUSTOMER_SESSION,
+} from '../../platform/http/storefront-session.js';
 import { PlacedOrder, PROVIDER_UNAVAILABLE, placedOrder } from '../checkout/index.js';
 import { SlugParams } from '../storefront/index.js';
 import type { StoresService } from '../stores/index.js';
@@ -31,17 +31,6 @@ export interface CartsRoutesDeps {
   secureCookies: boolean;
 }
 
-/** The signed-in customer of the request, when its session belongs to this store. */
-const customerOf = (request: FastifyRequest) =>
-  request.ctx.actor.kind === 'customer' ? request.ctx.actor.id : undefined;
-
-/** No credential: the cart id is the permission. A customer session, when sent, links the cart. */
-const OPTIONAL_CUSTOMER_SESSION: Record<string, string[]>[] = [
-  {},
-  { customerSession: [] },
-  { customerBearer: [] },
-];
-
 /**
  * /api/storefront/{slug}/carts…: contract §9. The store is the one of the slug; a customer session
  * (cookie or Bearer) is optional and, when it is this store's, links every cart it creates or
@@ -49,23 +38,10 @@ const OPTIONAL_CUSTOMER_SESSION: Record<string, string[]>[] = [
  */
 export const cartsRoutes: FastifyPluginAsyncTypebox<CartsRoutesDeps> = async (app, deps) => {
   const { stores, carts } = deps;
-  app.addHook('preValidation', async (request, reply) => {
-    const { slug } = request.params as { slug: string };
-    const store = await stores.getActiveStoreBySlug(slug);
-    const found = await customerSessionOf(request, deps.customerAuth).catch((error: unknown) => {
-      // As at checkout: a dead session cookie is cleared with the 401, so the next call is a guest's.
-      const bearer = /^Bearer\s+\S+$/i.test(request.headers.authorization ?? '');
-      if (error instanceof AppError && error.statusCode === 401 && !bearer)
-        reply.header('set-cookie', clearedSessionCookie(deps.secureCookies));
-      throw error;
-    });
-    const customerId = found?.session.storeId === store.id ? found.session.customerId : undefined;
-    request.ctx = {
-      storeId: store.id,
-      actor: customerId ? { kind: 'customer', id: customerId } : { kind: 'system', id: 'storefront' },
-      source: 'system',
-      scopes: [],
-    };
+  attachStorefrontSession(app as unknown as FastifyInstance, {
+    storeIdOfSlug: async (slug) => (await stores.getActiveStoreBySlug(slug)).id,
+    customerAuth: deps.customerAuth,
+    secureCookies: deps.secureCookies,
   });
 
   const tags = ['Carts'];

@@ -1,15 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../platform/db/database.js';
-import {
-  type CustomerAuthOptions,
-  clearedSessionCookie,
-  customerSessionOf,
-} from '../../platform/http/customer-auth.js';
+import type { CustomerAuthOptions } from '../../platform/http/customer-auth.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
-import { AppError } from '../../platform/http/errors.js';
 import { installIdempotency } from '../../platform/http/idempotency.js';
+import {
+  attachStorefrontSession,
+  customerOf,
+  OPTIONAL_CUSTOMER_SESSION,
+} from '../../platform/http/storefront-session.js';
 import { orderForCustomer } from '../orders/index.js';
 import { SlugParams } from '../storefront/index.js';
 import type { StoresService } from '../stores/index.js';
@@ -40,47 +40,12 @@ export interface CheckoutRoutesDeps {
   secureCookies: boolean;
 }
 
-/** The signed-in customer of the request, when its session belongs to this store. */
-const customerOf = (request: FastifyRequest) =>
-  request.ctx.actor.kind === 'customer' ? request.ctx.actor.id : undefined;
-
-/**
- * /api/storefront/{slug}/checkout…: the store is the one of the slug; a customer session (cookie or
- * Bearer) is optional: with one of this store the order belongs to its customer (contract §4).
- */
-/**
- * No credential needed; a customer session (cookie or Bearer) is optional and, when sent, makes the
- * order that customer's: a wrong token is 401 (429 past the failure limit), a cross-site cookie 403.
- */
-const OPTIONAL_CUSTOMER_SESSION: Record<string, string[]>[] = [
-  {},
-  { customerSession: [] },
-  { customerBearer: [] },
-];
-
 export const checkoutRoutes: FastifyPluginAsyncTypebox<CheckoutRoutesDeps> = async (app, deps) => {
   const { stores, checkout } = deps;
-  // The store of the slug is the tenant of the request (and of its Idempotency-Key).
-  app.addHook('preValidation', async (request, reply) => {
-    const { slug } = request.params as { slug: string };
-    const store = await stores.getActiveStoreBySlug(slug);
-    const found = await customerSessionOf(request, deps.customerAuth).catch((error: unknown) => {
-      // A dead session in the cookie is cleared with the 401, so the shopper's next try is a
-      // guest checkout instead of the same 401 again.
-      const bearer = /^Bearer\s+\S+$/i.test(request.headers.authorization ?? '');
-      if (error instanceof AppError && error.statusCode === 401 && !bearer)
-        reply.header('set-cookie', clearedSessionCookie(deps.secureCookies));
-      throw error;
-    });
-    // A session of another store is not attached: every store's shop shares one origin and so one
-    // cookie, and a shopper signed in elsewhere may still check out here as a guest.
-    const customerId = found?.session.storeId === store.id ? found.session.customerId : undefined;
-    request.ctx = {
-      storeId: store.id,
-      actor: customerId ? { kind: 'customer', id: customerId } : { kind: 'system', id: 'storefront' },
-      source: 'system',
-      scopes: [],
-    };
+  attachStorefrontSession(app as unknown as FastifyInstance, {
+    storeIdOfSlug: async (slug) => (await stores.getActiveStoreBySlug(slug)).id,
+    customerAuth: deps.customerAuth,
+    secureCookies: deps.secureCookies,
   });
   installIdempotency(app as unknown as FastifyInstance, deps.db);
 
