@@ -147,7 +147,7 @@ describe('emporium CLI (--json)', () => {
       id: expect.stringMatching(UUID),
       scopes: ['customers:read', 'orders:read'],
     });
-    expect(all.scopes).toHaveLength(16);
+    expect(all.scopes).toHaveLength(18); // the seed's 16 and settings:read/settings:write (contract §9);
     expect([...all.scopes].sort()).toEqual([...SCOPES].sort());
     expect(all.key).not.toBe(read.key);
     expect(failure(unknown)).toEqual({
