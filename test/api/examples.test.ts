@@ -100,8 +100,10 @@ describe('examples/', () => {
   });
 
   it('webhook-receiver prints verified deliveries and refuses a forged one', async () => {
+    // The receiver needs the webhook's secret to start, and the webhook its URL: created with a closed
+    // port (discard, 9), then pointed at the receiver once it listens.
     const created = await api.post('/api/v1/webhooks', {
-      url: 'http://127.0.0.1:9/placeholder',
+      url: 'http://127.0.0.1:9/not-listening-yet',
       events: ['order.created'],
     });
     const hook = created.json().data as { id: string; secret: string };
