@@ -1,7 +1,6 @@
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { installApiDocs } from './api-docs.js';
 import type { Config } from './config.js';
 import { adminDashboardRoutes, adminRoutes, createAdminService } from './modules/admin/index.js';
 import { type AnalyticsService, analyticsRoutes, createAnalyticsService } from './modules/analytics/index.js';
@@ -86,6 +85,7 @@ import { createMetrics, installRequestMetrics, type Metrics } from './platform/m
 import { createSafeFetch } from './platform/net/safe-fetch.js';
 import { operationsRoutes } from './platform/operations.routes.js';
 import { appSecretOf } from './platform/secrets-file.js';
+import { loadShopAssets, shopRoutes } from './shop/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -119,42 +119,6 @@ export interface App {
   mediaStorage: MediaStorage;
   services: Services;
   metrics: Metrics;
-}
-
-/**
- * /docs (swagger-ui) as strict as /admin: its scripts, styles and fonts from this origin only (no
- * inline script: the page's scripts are files), inline styles (React sets style attributes), images
- * from self and data: (its logo), "Try it out" calls and the document itself from self, no framing.
- */
-const DOCS_CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-].join('; ');
-
-/**
- * The `servers` entry of the OpenAPI document: PUBLIC_URL, the address clients use. A local
- * development address (the default `http://localhost:PORT`) names nothing to whoever reads a
- * published document or generates a client from it, so it becomes `/`: relative to where the
- * document is served, which is that same server when it comes from /openapi.json.
- */
-export function documentServer(publicUrl: string): { url: string; description: string } {
-  const host = new URL(publicUrl).hostname;
-  const local =
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    /^127\./.test(host) ||
-    host === '[::1]' ||
-    host === '0.0.0.0';
-  return local
-    ? { url: '/', description: 'The server that serves this document' }
-    : { url: publicUrl, description: 'This deployment (PUBLIC_URL)' };
 }
 
 /** The composition root: platform plugins first, then each module's routes, listed explicitly. */
@@ -278,29 +242,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   installRequestMetrics(server, metrics);
   metrics.setQueueDepthSource(() => pendingDeliveries(db));
 
-  await server.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Emporium API',
-        version: '1.0.0',
-        description:
-          'Merchant REST API (`/api/v1`, header `X-API-Key`), storefront, customer and mobile endpoints of Emporium.',
-        license: { name: 'MIT', identifier: 'MIT' },
-      },
-      servers: [documentServer(config.publicUrl)],
-      components: {
-        securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          adminSession: { type: 'apiKey', in: 'cookie', name: 'emporium_admin' },
-          customerSession: { type: 'apiKey', in: 'cookie', name: 'emporium_session' },
-          customerBearer: { type: 'http', scheme: 'bearer' },
-        },
-      },
-    },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
-  });
-  await server.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });
+  await installApiDocs(server, config.publicUrl);
 
   await server.register(operationsRoutes, { db, metrics });
 
@@ -392,6 +334,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     products: services.products,
     categories: services.categories,
     merchantAuth,
+  });
+  await server.register(shopRoutes, {
+    ...services,
+    customerAuth,
+    trustedOrigins,
+    publicUrl: config.publicUrl,
+    secureCookies,
+    production: config.production,
+    assets: loadShopAssets(undefined, (message) => deps.logger.warn(message)),
   });
 
   await server.ready();

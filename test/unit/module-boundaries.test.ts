@@ -11,7 +11,8 @@ const SRC = path.resolve(import.meta.dirname, '../../src');
 function sourceFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(full);
+    // src/shop/client is browser code that Vite bundles: not part of the server.
+    if (entry.isDirectory()) return full.endsWith(path.join('shop', 'client')) ? [] : sourceFiles(full);
     return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [full] : [];
   });
 }
@@ -23,7 +24,10 @@ function importsOf(file: string): string[] {
     ...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s'(\.[^']+)'/gms),
     ...text.matchAll(/import\('(\.[^']+)'\)/g),
   ].map((match) => match[1] ?? '');
-  return specifiers.map((s) => path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts')));
+  return specifiers.map((s) => {
+    const target = path.resolve(path.dirname(file), s.replace(/\.js$/, '.ts'));
+    return fs.existsSync(target) || !fs.existsSync(`${target}x`) ? target : `${target}x`;
+  });
 }
 
 const files = sourceFiles(SRC);

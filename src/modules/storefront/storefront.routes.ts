@@ -15,6 +15,7 @@ import type { CategoriesService, ProductsService } from '../catalog/index.js';
 import { categoryForStorefront } from '../catalog/index.js';
 import type { PaymentsService } from '../payments/index.js';
 import type { StoresService } from '../stores/index.js';
+import { storeColors } from './storefront.colors.js';
 import {
   APP_CONFIG_LIMIT,
   AppConfig,
@@ -34,14 +35,6 @@ export interface StorefrontDeps {
   categories: CategoriesService;
   merchantAuth: MerchantAuthOptions;
 }
-
-const DEFAULT_COLORS = {
-  primary: '#1f2937',
-  secondary: '#4b5563',
-  accent: '#2563eb',
-  background: '#ffffff',
-  text: '#111827',
-};
 
 /** Public catalogue of one store: /api/storefront/{slug}/…, no authentication, cacheable. */
 export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async (app, deps) => {
@@ -70,7 +63,7 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
             name: store.name,
             slug: store.slug,
             logo: store.logo,
-            colors: { ...DEFAULT_COLORS, ...store.colors },
+            colors: storeColors(store.colors),
             currency: store.currency,
             payments: await deps.payments.storefrontPayments(store.id),
           },

@@ -1,0 +1,3 @@
+export { loadShopAssets } from './assets.js';
+export { shopRoutes } from './shop.routes.js';
+export type { ShopDeps } from './shop-deps.js';

@@ -1,0 +1,123 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { storeColors } from '../modules/storefront/index.js';
+import { installPublicCaching } from '../platform/http/cacheable.js';
+import { forbidden, notFound, toAppError } from '../platform/http/errors.js';
+import { isSameOriginWrite } from '../platform/http/same-origin.js';
+import { fileInside } from '../platform/http/static-files.js';
+import { SHOP_ASSETS_DIR } from './assets.js';
+import { ErrorPage, NotFoundPage, UNKNOWN_STORE_HTML } from './pages/not-found.js';
+import { sendHtml, sendPage } from './render.js';
+import { homeRoutes } from './routes/home.routes.js';
+import type { ShopContext } from './shop-context.js';
+import type { ShopDeps } from './shop-deps.js';
+
+/** Vite names every built file by its content hash: safe to keep for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Form bodies of the shop are a few fields; nothing legitimate comes near this. */
+const FORM_BODY_LIMIT = 64 * 1024;
+
+/** The slug of a shop URL (`/shop/{slug}/…`), as routed (after a custom domain's rewrite). */
+function slugOfUrl(url: string): string {
+  return decodeURIComponent(url.split('?')[0]?.split('/')[2] ?? '');
+}
+
+/**
+ * Resolves the shop of each request (unknown or disabled store: 404), and refuses form posts from
+ * other origins: the shop's forms write cookies (cart, session), so a cross-site form must not.
+ */
+function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
+  const publicOrigin = new URL(deps.publicUrl).origin;
+  shop.addHook('onRequest', async (request: FastifyRequest) => {
+    const store = await deps.stores.getActiveStoreBySlug(slugOfUrl(request.url)).catch(() => {
+      throw notFound('store');
+    });
+    const context: ShopContext = {
+      store: {
+        id: store.id,
+        slug: store.slug,
+        name: store.name,
+        currency: store.currency,
+        logo: store.logo,
+        colors: storeColors(store.colors),
+      },
+      base: `/shop/${store.slug}`,
+      origin: publicOrigin,
+      assets: deps.assets,
+      production: deps.production,
+    };
+    request.shop = context;
+  });
+  shop.addHook('preHandler', async (request) => {
+    if (!isSameOriginWrite(request, deps.trustedOrigins, request.shop?.store.id))
+      throw forbidden('This form was sent from another site; open the shop and try again.');
+  });
+  shop.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
+    (_request, body, done) => {
+      const fields: Record<string, string> = {};
+      for (const [name, value] of new URLSearchParams(body as string)) fields[name] = value;
+      done(null, fields);
+    },
+  );
+  shop.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.statusCode >= 500)
+      request.log.error({ err: error, code: appError.code }, 'shop page failed');
+    if (appError.headers) reply.headers(appError.headers);
+    if (!request.shop) return sendHtml(reply, UNKNOWN_STORE_HTML, { status: 404, cache: 'private' });
+    if (appError.statusCode === 404)
+      return sendPage(reply, <NotFoundPage shop={request.shop} />, { status: 404, cache: 'private' });
+    const message =
+      appError.statusCode >= 500
+        ? 'The shop could not answer just now. Please try again in a moment.'
+        : appError.message;
+    return sendPage(reply, <ErrorPage shop={request.shop} status={appError.statusCode} message={message} />, {
+      status: appError.statusCode,
+      cache: 'private',
+    });
+  });
+  shop.setNotFoundHandler((request, reply) => {
+    if (!request.shop) return sendHtml(reply, UNKNOWN_STORE_HTML, { status: 404, cache: 'private' });
+    return sendPage(reply, <NotFoundPage shop={request.shop} />, { status: 404, cache: 'private' });
+  });
+}
+
+/** The built client files at /shop-assets/ (what the pages' <script> and <link> name). */
+async function shopAssetRoutes(app: FastifyInstance) {
+  await app.register(fastifyStatic, { root: SHOP_ASSETS_DIR, serve: false, suppressWarning: true });
+  app.get('/shop-assets/*', { schema: { hide: true } }, async (request, reply) => {
+    const relative = (request.params as { '*': string })['*'];
+    const file = relative.startsWith('.') ? undefined : await fileInside(SHOP_ASSETS_DIR, relative);
+    if (!file) throw notFound('file');
+    return reply
+      .header('cache-control', IMMUTABLE)
+      .sendFile(file, SHOP_ASSETS_DIR, { cacheControl: false, dotfiles: 'deny' });
+  });
+}
+
+/**
+ * Every store's web shop at /shop/{slug}/ (contract §10): pages rendered on the server with React,
+ * read through the same services as the storefront API. Catalogue pages are public and cacheable;
+ * the cart, checkout and account are the shopper's own and never cached.
+ */
+export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  await app.register(shopAssetRoutes);
+  app.get('/shop/:slug', async (request, reply) =>
+    reply.redirect(`/shop/${encodeURIComponent((request.params as { slug: string }).slug)}/`, 301),
+  );
+  await app.register(
+    async (shop) => {
+      installShopRequest(shop, deps);
+      await shop.register(async (open) => {
+        installPublicCaching(open);
+        await homeRoutes(open, deps);
+      });
+    },
+    { prefix: '/shop/:slug' },
+  );
+};
