@@ -146,11 +146,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     userAgent: 'Emporium-Webhooks/1',
   });
   server.addHook('onClose', async () => {
+    stores.stopCustomDomains();
     await imageFetch.close();
     await webhookFetch.close();
     await storage.close();
   });
-  const stores = createStoresService(db, deps.logger);
+  const stores = createStoresService(db, deps.logger, { publicUrl: config.publicUrl, watchDomains: true });
   const inventory = createInventoryService(db);
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
@@ -251,7 +252,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
 
   const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
-  const trustedOrigins = trustedOriginsOf(config.publicUrl);
+  const trustedOrigins = trustedOriginsOf(config.publicUrl, stores.customDomainOrigins);
   const cursors = createCursorCodec(appSecretOf(config));
   const merchantAuth = {
     resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
