@@ -31,6 +31,7 @@ function slugOfUrl(url: string): string {
  */
 function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
   const publicOrigin = new URL(deps.publicUrl).origin;
+  const scheme = new URL(deps.publicUrl).protocol;
   shop.addHook('onRequest', async (request: FastifyRequest) => {
     const store = await deps.stores.getActiveStoreBySlug(slugOfUrl(request.url)).catch(() => {
       throw notFound('store');
@@ -44,8 +45,11 @@ function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
         logo: store.logo,
         colors: storeColors(store.colors),
       },
-      base: `/shop/${store.slug}`,
-      origin: publicOrigin,
+      // Routed from the store's own domain (custom-domains.ts): links start at `/` and canonical URLs
+      // name that domain, on PUBLIC_URL's scheme (a deployment behind TLS serves its domains on it too).
+      ...(request.originalUrl === request.url
+        ? { base: `/shop/${store.slug}`, origin: publicOrigin }
+        : { base: '', origin: `${scheme}//${request.hostname}` }),
       assets: deps.assets,
       production: deps.production,
     };
