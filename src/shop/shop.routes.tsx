@@ -8,7 +8,10 @@ import { fileInside } from '../platform/http/static-files.js';
 import { SHOP_ASSETS_DIR } from './assets.js';
 import { ErrorPage, NotFoundPage, UNKNOWN_STORE_HTML } from './pages/not-found.js';
 import { sendHtml, sendPage } from './render.js';
+import { cartRoutes } from './routes/cart.routes.js';
+import { checkoutRoutes } from './routes/checkout.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
+import { orderRoutes } from './routes/order.routes.js';
 import type { ShopContext } from './shop-context.js';
 import type { ShopDeps } from './shop-deps.js';
 
@@ -121,6 +124,9 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
         installPublicCaching(open);
         await homeRoutes(open, deps);
       });
+      await cartRoutes(shop, deps);
+      await checkoutRoutes(shop, deps);
+      await orderRoutes(shop, deps);
     },
     { prefix: '/shop/:slug' },
   );
