@@ -8,6 +8,9 @@ import { fileInside } from '../platform/http/static-files.js';
 import { SHOP_ASSETS_DIR } from './assets.js';
 import { ErrorPage, NotFoundPage, UNKNOWN_STORE_HTML } from './pages/not-found.js';
 import { sendHtml, sendPage } from './render.js';
+import { accountRoutes } from './routes/account.routes.js';
+import { accountListRoutes } from './routes/account-lists.routes.js';
+import { accountSignInRoutes } from './routes/account-sign-in.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
 import type { ShopContext } from './shop-context.js';
 import type { ShopDeps } from './shop-deps.js';
@@ -117,6 +120,9 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
         installPublicCaching(open);
         await homeRoutes(open, deps);
       });
+      await accountSignInRoutes(shop, deps);
+      await accountRoutes(shop, deps);
+      await accountListRoutes(shop, deps);
     },
     { prefix: '/shop/:slug' },
   );
