@@ -8,6 +8,9 @@ import { fileInside } from '../platform/http/static-files.js';
 import { SHOP_ASSETS_DIR } from './assets.js';
 import { ErrorPage, NotFoundPage, UNKNOWN_STORE_HTML } from './pages/not-found.js';
 import { sendHtml, sendPage } from './render.js';
+import { accountRoutes } from './routes/account.routes.js';
+import { accountListRoutes } from './routes/account-lists.routes.js';
+import { accountSignInRoutes } from './routes/account-sign-in.routes.js';
 import { cartRoutes } from './routes/cart.routes.js';
 import { checkoutRoutes } from './routes/checkout.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
@@ -127,6 +130,9 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
       await cartRoutes(shop, deps);
       await checkoutRoutes(shop, deps);
       await orderRoutes(shop, deps);
+      await accountSignInRoutes(shop, deps);
+      await accountRoutes(shop, deps);
+      await accountListRoutes(shop, deps);
     },
     { prefix: '/shop/:slug' },
   );
