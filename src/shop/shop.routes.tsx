@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { hostOfHeader } from '../modules/stores/index.js';
 import { storeColors } from '../modules/storefront/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
 import { forbidden, notFound, toAppError } from '../platform/http/errors.js';
@@ -52,7 +53,7 @@ function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
       // name that domain, on PUBLIC_URL's scheme (a deployment behind TLS serves its domains on it too).
       ...(request.originalUrl === request.url
         ? { base: `/shop/${store.slug}`, origin: publicOrigin }
-        : { base: '', origin: `${scheme}//${request.hostname}` }),
+        : { base: '', origin: `${scheme}//${hostOfHeader(request.host)}` }),
       assets: deps.assets,
       production: deps.production,
     };

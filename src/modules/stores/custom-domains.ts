@@ -58,13 +58,15 @@ export const DOMAIN_REFRESH_MS = 30_000;
  * (docs/decisions.md). It holds one short string per store that has a domain.
  */
 export class CustomDomainDirectory {
-  private byStore = new Map<string, string>();
+  private byStore = new Map<string, { domain: string; slug: string }>();
+  /** domain → slug: the shop dispatch (synchronous, before routing) asks it for every request. */
+  private byDomain = new Map<string, string>();
   /** Bumped by every load and local change: a load that started earlier must not overwrite them. */
   private generation = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly load: () => Promise<{ id: string; custom_domain: string | null }[]>,
+    private readonly load: () => Promise<{ id: string; slug: string; custom_domain: string | null }[]>,
     private readonly log?: Logger,
   ) {}
 
@@ -72,7 +74,12 @@ export class CustomDomainDirectory {
     const generation = ++this.generation;
     const rows = await this.load();
     if (generation !== this.generation) return;
-    this.byStore = new Map(rows.flatMap((r) => (r.custom_domain ? [[r.id, r.custom_domain] as const] : [])));
+    this.byStore = new Map(
+      rows.flatMap((r) =>
+        r.custom_domain ? [[r.id, { domain: r.custom_domain, slug: r.slug }] as const] : [],
+      ),
+    );
+    this.byDomain = new Map([...this.byStore.values()].map(({ domain, slug }) => [domain, slug]));
   }
 
   /**
@@ -96,13 +103,22 @@ export class CustomDomainDirectory {
   }
 
   /** This process changed a store's domain: known at once, whatever a load in flight read before. */
-  changed(storeId: string, domain: string | null): void {
+  changed(storeId: string, slug: string, domain: string | null): void {
     this.generation++;
-    if (domain) this.byStore.set(storeId, domain);
-    else this.byStore.delete(storeId);
+    const previous = this.byStore.get(storeId);
+    if (previous) this.byDomain.delete(previous.domain);
+    if (domain) {
+      this.byStore.set(storeId, { domain, slug });
+      this.byDomain.set(domain, slug);
+    } else this.byStore.delete(storeId);
   }
 
   domainOf(storeId: string): string | undefined {
-    return this.byStore.get(storeId);
+    return this.byStore.get(storeId)?.domain;
+  }
+
+  /** The slug of the active store whose custom domain this host name (lower-case, no port) is. */
+  slugOfDomain(host: string): string | undefined {
+    return this.byDomain.get(host);
   }
 }

@@ -97,7 +97,7 @@ export function findStoreByCustomDomain(db: Executor, host: string) {
 export function listCustomDomains(db: Executor) {
   return db
     .selectFrom('stores')
-    .select(['id', 'custom_domain'])
+    .select(['id', 'slug', 'custom_domain'])
     .where('custom_domain', 'is not', null)
     .where('status', '=', 'active')
     .execute();

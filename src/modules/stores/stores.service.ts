@@ -163,6 +163,12 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
       return domain ? domainSchemes.map((scheme) => `${scheme}://${domain}`) : [];
     },
 
+    /**
+     * The slug of the store whose shop a request's host name is (synchronous: the in-memory
+     * directory; the server asks it before routing each request, see shop/custom-domains.ts).
+     */
+    slugOfCustomDomain: (host: string) => domains.slugOfDomain(host),
+
     /** Ends the refreshes that `watchDomains` started. */
     stopCustomDomains: () => domains.stop(),
 
@@ -193,7 +199,8 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
         updated_at: new Date(),
       });
       forgetStores();
-      if (domain !== undefined) domains.changed(storeId, current.status === 'active' ? domain : null);
+      if (domain !== undefined)
+        domains.changed(storeId, current.slug, current.status === 'active' ? domain : null);
       return this.getStore(storeId);
     },
 
