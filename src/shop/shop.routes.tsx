@@ -8,7 +8,9 @@ import { fileInside } from '../platform/http/static-files.js';
 import { SHOP_ASSETS_DIR } from './assets.js';
 import { ErrorPage, NotFoundPage, UNKNOWN_STORE_HTML } from './pages/not-found.js';
 import { sendHtml, sendPage } from './render.js';
+import { catalogRoutes } from './routes/catalog.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
+import { seoRoutes } from './routes/seo.routes.js';
 import type { ShopContext } from './shop-context.js';
 import type { ShopDeps } from './shop-deps.js';
 
@@ -116,6 +118,8 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
       await shop.register(async (open) => {
         installPublicCaching(open);
         await homeRoutes(open, deps);
+        await catalogRoutes(open, deps);
+        await seoRoutes(open, deps);
       });
     },
     { prefix: '/shop/:slug' },

@@ -21,6 +21,7 @@ export default defineConfig({
     rollupOptions: {
       input: {
         shop: path.join(import.meta.dirname, 'shop.ts'),
+        product: path.join(import.meta.dirname, 'product.ts'),
       },
     },
   },
