@@ -172,8 +172,8 @@ function PaymentForm({ shop, cart, methods, chosen, paymentError }: Omit<Checkou
                     name="cardToken"
                     defaultValue={chosen?.cardToken || 'tok_visa'}
                   >
-                    <option value="tok_visa">Visa 4242 4242 4242 4242 (payment succeeds)</option>
-                    <option value="tok_decline">Card 4000 0000 0000 0002 (payment is declined)</option>
+                    <option value="tok_visa">Visa …4242 (approved)</option>
+                    <option value="tok_decline">Visa …0002 (declined)</option>
                   </select>
                 </div>
               ) : null}
