@@ -1,3 +1,5 @@
+import { hostOfHeader } from '../modules/stores/index.js';
+
 /**
  * A store's own domain serves its shop at `/`: a request whose Host is that domain is routed as
  * `/shop/{slug}{path}`, before Fastify picks a route (the server's `rewriteUrl`). The API, media,
@@ -6,13 +8,6 @@
  */
 const KEPT_PATHS =
   /^\/(?:api|media|shop-assets|admin|docs)(?:[/?]|$)|^\/(?:openapi\.json|healthz|readyz|metrics)(?:\?|$)/;
-
-/** The host name of a Host header: lower-cased, without its port; '' when absent. */
-export function hostNameOf(host: string | undefined): string {
-  if (!host) return '';
-  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
-  return (name ?? '').toLowerCase().replace(/\.$/, '');
-}
 
 /**
  * The URL to route for a request: `/shop/{slug}…` when its host is a store's custom domain and the
@@ -23,7 +18,7 @@ export function routedUrl(
   host: string | undefined,
   slugOfDomain: (host: string) => string | undefined,
 ) {
-  const name = hostNameOf(host);
+  const name = hostOfHeader(host);
   if (!name) return url;
   const slug = slugOfDomain(name);
   if (!slug || KEPT_PATHS.test(url)) return url;

@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { hostOfHeader } from '../modules/stores/index.js';
 import { storeColors } from '../modules/storefront/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
 import { forbidden, notFound, toAppError } from '../platform/http/errors.js';
@@ -8,6 +9,9 @@ import { fileInside } from '../platform/http/static-files.js';
 import { SHOP_ASSETS_DIR } from './assets.js';
 import { ErrorPage, NotFoundPage, UNKNOWN_STORE_HTML } from './pages/not-found.js';
 import { sendHtml, sendPage } from './render.js';
+import { accountRoutes } from './routes/account.routes.js';
+import { accountListRoutes } from './routes/account-lists.routes.js';
+import { accountSignInRoutes } from './routes/account-sign-in.routes.js';
 import { cartRoutes } from './routes/cart.routes.js';
 import { checkoutRoutes } from './routes/checkout.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
@@ -49,7 +53,7 @@ function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
       // name that domain, on PUBLIC_URL's scheme (a deployment behind TLS serves its domains on it too).
       ...(request.originalUrl === request.url
         ? { base: `/shop/${store.slug}`, origin: publicOrigin }
-        : { base: '', origin: `${scheme}//${request.hostname}` }),
+        : { base: '', origin: `${scheme}//${hostOfHeader(request.host)}` }),
       assets: deps.assets,
       production: deps.production,
     };
@@ -127,6 +131,9 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
       await cartRoutes(shop, deps);
       await checkoutRoutes(shop, deps);
       await orderRoutes(shop, deps);
+      await accountSignInRoutes(shop, deps);
+      await accountRoutes(shop, deps);
+      await accountListRoutes(shop, deps);
     },
     { prefix: '/shop/:slug' },
   );

@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { client, createProduct, UNLIMITED } from '../helpers/catalog-factories.js';
+import { createStoreWithKey } from '../helpers/factories.js';
+import { checkoutBody } from '../helpers/order-factories.js';
+import { type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp-catcher.js';
+
+/** The shop's account pages over HTTP: one-time-code sign-in with a real SMTP capture, then the pages. */
+let app: TestApp;
+let smtp: SmtpCatcher;
+let slug: string;
+let shop: string;
+let merchant: ReturnType<typeof client>;
+const ORIGIN = 'http://localhost:3000';
+let ipCounter = 0;
+/** Each sign-in speaks from its own client IP, so per-IP limits of one test do not leak into another. */
+const nextIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+let emailCounter = 0;
+const uniqueEmail = (tag: string) => `${tag}.${Date.now()}.${++emailCounter}@example.com`;
+
+beforeAll(async () => {
+  smtp = await startSmtpCatcher();
+  app = await buildTestApp({ config: { ...UNLIMITED, smtpUrl: smtp.url, publicUrl: ORIGIN } });
+  const store = await createStoreWithKey(app);
+  slug = store.store.slug;
+  shop = `/shop/${slug}`;
+  merchant = client(app, store.key);
+});
+afterAll(async () => {
+  await app?.close();
+  await smtp?.close();
+});
+
+const get = (url: string, cookie?: string) =>
+  app.server.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+
+function post(
+  url: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; origin?: string | null; ip?: string } = {},
+) {
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (options.origin !== null) headers.origin = options.origin ?? ORIGIN;
+  if (options.cookie) headers.cookie = options.cookie;
+  return app.server.inject({
+    method: 'POST',
+    url,
+    headers,
+    payload: new URLSearchParams(fields).toString(),
+    remoteAddress: options.ip ?? '10.9.9.9',
+  });
+}
+
+/** Asks for a code through the sign-in page and reads it from the e-mail that arrives. */
+async function requestCode(email: string, base = shop, ip = nextIp()) {
+  const before = smtp.messages.length;
+  const res = await post(`${base}/account/sign-in`, { email }, { ip });
+  expect(res.statusCode, res.body).toBe(303);
+  await smtp.waitFor((m) => smtp.messages.indexOf(m) >= before && (m.to ?? '').includes(email));
+  const mail = smtp.messages.filter((m) => (m.to ?? '').includes(email)).at(-1);
+  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+  if (!code) throw new Error('no code in the mail');
+  return { code, res };
+}
+
+/** Signs in through the pages; the session cookie as a Cookie header. */
+async function signIn(email = uniqueEmail('shopper'), base = shop) {
+  const ip = nextIp();
+  const { code } = await requestCode(email, base, ip);
+  const res = await post(`${base}/account/verify`, { email, code }, { ip });
+  expect(res.statusCode, res.body).toBe(303);
+  const cookie = String(res.headers['set-cookie']).split(';')[0] as string;
+  return { email, cookie, res };
+}
+
+describe('one-time-code sign-in pages', () => {
+  it('signed out, the account redirects to the sign-in page, which asks for an e-mail', async () => {
+    const account = await get(`${shop}/account`);
+    expect(account.statusCode).toBe(303);
+    expect(account.headers.location).toBe(`${shop}/account/sign-in?return=%2Faccount`);
+    const page = await get(`${shop}/account/sign-in`);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('private, no-store');
+    expect(page.body).toContain('<meta name="robots" content="noindex"/>');
+    expect(page.body).toMatch(/<input id="sign-in-email" type="email" autoComplete="email" required=""/);
+    expect(page.body).toContain(`action="${shop}/account/sign-in"`);
+  });
+
+  it('mails a code, shows the code form, and a right code sets the session cookie and opens the account', async () => {
+    const email = uniqueEmail('ada');
+    const ip = nextIp();
+    const { code, res } = await requestCode(email, shop, ip);
+    expect(res.headers.location).toBe(`${shop}/account/verify?email=${encodeURIComponent(email)}`);
+    const form = await get(res.headers.location as string);
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain(email);
+    expect(form.body).toMatch(/inputMode="numeric" autoComplete="one-time-code" pattern="\[0-9\]\{6\}"/);
+
+    const wrong = await post(
+      `${shop}/account/verify`,
+      { email, code: code === '000000' ? '111111' : '000000' },
+      { ip },
+    );
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain('role="alert"');
+    expect(wrong.body).toContain('The code is invalid or has expired');
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+    const short = await post(`${shop}/account/verify`, { email, code: '12' }, { ip });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain('Enter the 6 digits');
+
+    const ok = await post(`${shop}/account/verify`, { email, code }, { ip });
+    expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toBe(`${shop}/account`);
+    const cookie = String(ok.headers['set-cookie']);
+    expect(cookie).toMatch(/^emporium_session=cs_[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+    const account = await get(`${shop}/account`, cookie.split(';')[0]);
+    expect(account.statusCode).toBe(200);
+    expect(account.headers['cache-control']).toBe('private, no-store');
+    expect(account.body).toContain(`Signed in as ${email}`);
+    expect(account.body).toContain('You have not placed an order yet.');
+    // The same cookie is a session of the customer API.
+    const me = await app.server.inject({
+      method: 'GET',
+      url: '/api/customer/me',
+      headers: { cookie: cookie.split(';')[0] },
+    });
+    expect(me.json().data.email).toBe(email);
+  });
+
+  it('answers alike for any address, refuses a malformed one, and holds the limits of the service', async () => {
+    const ip = nextIp();
+    const email = uniqueEmail('throttle');
+    const bad = await post(`${shop}/account/sign-in`, { email: 'not-an-address' }, { ip });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('Enter a valid e-mail address');
+    for (let i = 0; i < 5; i++)
+      expect((await post(`${shop}/account/sign-in`, { email }, { ip })).statusCode).toBe(303);
+    const limited = await post(`${shop}/account/sign-in`, { email }, { ip });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBe('900');
+    expect(limited.body).toContain('Too many attempts. Please wait 15 minutes and try again.');
+  });
+
+  it('five wrong codes kill the code, and the page says to request a new one', async () => {
+    const email = uniqueEmail('locked');
+    const ip = nextIp();
+    const { code } = await requestCode(email, shop, ip);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 4; i++)
+      expect((await post(`${shop}/account/verify`, { email, code: wrong }, { ip })).statusCode).toBe(401);
+    const fifth = await post(`${shop}/account/verify`, { email, code: wrong }, { ip });
+    expect(fifth.body).toContain('Too many wrong codes: request a new one');
+    const late = await post(`${shop}/account/verify`, { email, code }, { ip });
+    expect(late.statusCode).toBe(401);
+    expect(late.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('goes back to a path inside the shop after signing in, and never to another site', async () => {
+    const email = uniqueEmail('return');
+    const ip = nextIp();
+    const first = await requestCode(email, shop, ip);
+    const back = await post(
+      `${shop}/account/verify`,
+      { email, code: first.code, return: '/products/blue-mug?x=1' },
+      { ip },
+    );
+    expect(back.headers.location).toBe(`${shop}/products/blue-mug?x=1`);
+    for (const evil of [
+      '//evil.example/x',
+      'https://evil.example/',
+      '/\\evil.example',
+      ' /x',
+      'evil.example',
+      '/x\n/y',
+    ]) {
+      const email = uniqueEmail('return');
+      const { code } = await requestCode(email, shop, ip);
+      const res = await post(`${shop}/account/verify`, { email, code, return: evil }, { ip });
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location, evil).toBe(`${shop}/account`);
+    }
+    // The sign-in page does not carry a refused return path along either.
+    const page = await get(`${shop}/account/sign-in?return=${encodeURIComponent('//evil.example')}`);
+    expect(page.body).not.toContain('evil.example');
+    const kept = await get(`${shop}/account/sign-in?return=${encodeURIComponent('/account/wishlist')}`);
+    expect(kept.body).toContain('name="return" value="/account/wishlist"');
+  });
+
+  it('refuses a form from another origin (or from none) with 403', async () => {
+    const { cookie } = await signIn();
+    for (const origin of ['https://evil.example', null]) {
+      expect(
+        (await post(`${shop}/account/sign-in`, { email: uniqueEmail('x') }, { origin })).statusCode,
+      ).toBe(403);
+      const res = await post(`${shop}/account/profile`, { firstName: 'Mallory' }, { cookie, origin });
+      expect(res.statusCode).toBe(403);
+      expect((await post(`${shop}/account/sign-out`, {}, { cookie, origin })).statusCode).toBe(403);
+    }
+    expect((await get(`${shop}/account`, cookie)).body).not.toContain('Mallory');
+  });
+
+  it('treats a session of another store as signed out', async () => {
+    const other = await createStoreWithKey(app);
+    const { cookie } = await signIn(uniqueEmail('elsewhere'), `/shop/${other.store.slug}`);
+    expect((await get(`/shop/${other.store.slug}/account`, cookie)).statusCode).toBe(200);
+    const here = await get(`${shop}/account`, cookie);
+    expect(here.statusCode).toBe(303);
+    expect(here.headers.location).toContain('/account/sign-in');
+    // Signing out here does not end the other store's session.
+    await post(`${shop}/account/sign-out`, {}, { cookie });
+    expect((await get(`/shop/${other.store.slug}/account`, cookie)).statusCode).toBe(200);
+  });
+
+  it('signs out: the session ends, the cookie is cleared, and the shop home follows', async () => {
+    const { cookie } = await signIn();
+    const res = await post(`${shop}/account/sign-out`, {}, { cookie });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe(`${shop}/`);
+    expect(String(res.headers['set-cookie'])).toMatch(/^emporium_session=; .*Max-Age=0/);
+    // The old cookie is dead: the page treats it as signed out (and clears it).
+    const after = await get(`${shop}/account`, cookie);
+    expect(after.statusCode).toBe(303);
+    const me = await app.server.inject({ method: 'GET', url: '/api/customer/me', headers: { cookie } });
+    expect(me.statusCode).toBe(401);
+  });
+});
