@@ -96,7 +96,11 @@ export function ConfirmationPage({
           <div className="confirmation__side">
             <section aria-labelledby="confirmation-payment">
               <h2 id="confirmation-payment">Payment</h2>
-              <p>{PAYMENT_STATUS[order.paymentStatus] ?? order.paymentStatus}</p>
+              <p>
+                {order.paymentMethod === 'stripe' && order.paymentStatus === 'pending'
+                  ? 'Card payment pending'
+                  : (PAYMENT_STATUS[order.paymentStatus] ?? order.paymentStatus)}
+              </p>
             </section>
             {order.shippingAddress ? (
               <section aria-labelledby="confirmation-address">
