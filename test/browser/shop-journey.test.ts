@@ -199,7 +199,7 @@ describe.skipIf(!hasChromium())('shop journey in Chromium', () => {
     // 42.00 + 2 × 12.50 = 67.00; −10 % = 6.70; shipping 5.00; tax 8 % of 60.30 = 4.82.
     const order = await orderOf(email);
     expect(order).toMatchObject({
-      status: 'paid',
+      status: 'processing',
       payment_status: 'paid',
       subtotal: 67,
       discount_amount: 6.7,
