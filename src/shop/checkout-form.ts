@@ -78,7 +78,8 @@ export function parseDetails(form: Record<string, string>) {
     [boolean, number],
   ][]) {
     const value = values[name];
-    if (required && !value) errors[name] = `Enter your ${LABELS[name]}.`;
+    if (required && !value)
+      errors[name] = name === 'country' ? 'Choose a country.' : `Enter your ${LABELS[name]}.`;
     else if (value.length > max)
       errors[name] = `Your ${LABELS[name]} is too long (at most ${max} characters).`;
   }

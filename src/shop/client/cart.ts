@@ -44,13 +44,14 @@ async function send(form: HTMLFormElement, submitter: HTMLElement | null) {
 
 function enhance() {
   for (const form of main?.querySelectorAll<HTMLFormElement>('form[method="post"]') ?? []) {
+    let timer: number | undefined;
     form.addEventListener('submit', (event) => {
       event.preventDefault();
+      window.clearTimeout(timer);
       void send(form, event.submitter);
     });
     if (!form.hasAttribute('data-cart-quantity')) continue;
     const input = form.querySelector<HTMLInputElement>('input[name="quantity"]');
-    let timer: number | undefined;
     input?.addEventListener('change', () => {
       window.clearTimeout(timer);
       if (input.value === '' || !input.checkValidity()) return;

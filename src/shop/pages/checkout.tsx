@@ -172,8 +172,8 @@ function PaymentForm({ shop, cart, methods, chosen, paymentError }: Omit<Checkou
                     name="cardToken"
                     defaultValue={chosen?.cardToken || 'tok_visa'}
                   >
-                    <option value="tok_visa">Visa 4242 4242 4242 4242 (payment succeeds)</option>
-                    <option value="tok_decline">Card 4000 0000 0000 0002 (payment is declined)</option>
+                    <option value="tok_visa">Visa …4242 (approved)</option>
+                    <option value="tok_decline">Visa …0002 (declined)</option>
                   </select>
                 </div>
               ) : null}
@@ -195,6 +195,8 @@ function PaymentForm({ shop, cart, methods, chosen, paymentError }: Omit<Checkou
 export function CheckoutPage(props: CheckoutPageProps) {
   const { shop, cart } = props;
   const ready = Boolean(cart.email && cart.shippingAddress);
+  // The details form stays open until the cart has them, and whenever they were just refused.
+  const editing = !ready || Object.keys(props.details.errors).length > 0;
   return (
     <Frame
       shop={shop}
@@ -210,7 +212,23 @@ export function CheckoutPage(props: CheckoutPageProps) {
               </span>
               Contact and shipping
             </h2>
-            <DetailsForm shop={shop} details={props.details} />
+            {editing || !cart.shippingAddress ? (
+              <DetailsForm shop={shop} details={props.details} />
+            ) : (
+              <div className="checkout-ship-to">
+                <p>
+                  <strong>Contact</strong> {cart.email}
+                </p>
+                <p>
+                  <strong>Ship to</strong>
+                </p>
+                <AddressLines address={cart.shippingAddress} countryName={countryName} />
+                <details className="checkout-change">
+                  <summary>Change contact or address</summary>
+                  <DetailsForm shop={shop} details={props.details} />
+                </details>
+              </div>
+            )}
           </section>
           <section className="checkout-step" id="payment" aria-labelledby="checkout-payment">
             <h2 id="checkout-payment">
@@ -219,20 +237,12 @@ export function CheckoutPage(props: CheckoutPageProps) {
               </span>
               Payment
             </h2>
-            {ready && cart.shippingAddress ? (
-              <>
-                <div className="checkout-ship-to">
-                  <p>
-                    <strong>Ship to</strong> ({cart.email})
-                  </p>
-                  <AddressLines address={cart.shippingAddress} countryName={countryName} />
-                </div>
-                {props.methods.length > 0 ? (
-                  <PaymentForm {...props} />
-                ) : (
-                  <p className="notice notice--error">This shop takes no payments at the moment.</p>
-                )}
-              </>
+            {ready ? (
+              props.methods.length > 0 ? (
+                <PaymentForm {...props} />
+              ) : (
+                <p className="notice notice--error">This shop takes no payments at the moment.</p>
+              )
             ) : (
               <p className="muted">
                 Enter your contact and shipping details first: then you choose how to pay.

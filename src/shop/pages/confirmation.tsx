@@ -49,10 +49,13 @@ const PAYMENT_STATUS: Record<string, string> = {
 export function ConfirmationPage({
   shop,
   order,
+  images,
   stripeRedirect,
 }: {
   shop: ShopContext;
   order: ShopOrder;
+  /** Product id → its picture now (orders keep no pictures). */
+  images: ReadonlyMap<string, string | null>;
   stripeRedirect?: string;
 }) {
   const notice = paymentNotice(order, stripeRedirect);
@@ -81,13 +84,23 @@ export function ConfirmationPage({
         <div className="confirmation__grid">
           <section aria-labelledby="confirmation-items" className="summary-card">
             <h2 id="confirmation-items">Items</h2>
-            <SummaryLines lines={order.lineItems} currency={order.currency} />
+            <SummaryLines
+              lines={order.lineItems.map((line) => ({
+                ...line,
+                image: images.get(line.productId ?? '') ?? null,
+              }))}
+              currency={order.currency}
+            />
             <Totals totals={order} />
           </section>
           <div className="confirmation__side">
             <section aria-labelledby="confirmation-payment">
               <h2 id="confirmation-payment">Payment</h2>
-              <p>{PAYMENT_STATUS[order.paymentStatus] ?? order.paymentStatus}</p>
+              <p>
+                {order.paymentMethod === 'stripe' && order.paymentStatus === 'pending'
+                  ? 'Card payment pending'
+                  : (PAYMENT_STATUS[order.paymentStatus] ?? order.paymentStatus)}
+              </p>
             </section>
             {order.shippingAddress ? (
               <section aria-labelledby="confirmation-address">

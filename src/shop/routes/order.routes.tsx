@@ -53,10 +53,13 @@ export async function orderRoutes(app: FastifyInstance, deps: ShopDeps) {
     const placed = await visibleOrder(request, deps, shopper, orderNumber);
     // Stripe sends the buyer back here with `redirect_status` once the card form is done.
     const redirect = (request.query as { redirect_status?: unknown }).redirect_status;
+    const productIds = [...new Set(placed.lines.flatMap((line) => line.product_id ?? []))];
+    const products = await deps.products.storefrontSummaries(shop.store, productIds);
     const page = (
       <ConfirmationPage
         shop={shop}
         order={orderForCustomer(placed)}
+        images={new Map(products.map((p) => [p.id, p.image]))}
         stripeRedirect={typeof redirect === 'string' ? redirect : undefined}
       />
     );
