@@ -1,5 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { hostOfHeader } from '../modules/stores/index.js';
 import { storeColors } from '../modules/storefront/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
 import { forbidden, notFound, toAppError } from '../platform/http/errors.js';
@@ -11,7 +12,10 @@ import { sendHtml, sendPage } from './render.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { accountListRoutes } from './routes/account-lists.routes.js';
 import { accountSignInRoutes } from './routes/account-sign-in.routes.js';
+import { cartRoutes } from './routes/cart.routes.js';
+import { checkoutRoutes } from './routes/checkout.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
+import { orderRoutes } from './routes/order.routes.js';
 import type { ShopContext } from './shop-context.js';
 import type { ShopDeps } from './shop-deps.js';
 
@@ -31,6 +35,7 @@ function slugOfUrl(url: string): string {
  */
 function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
   const publicOrigin = new URL(deps.publicUrl).origin;
+  const scheme = new URL(deps.publicUrl).protocol;
   shop.addHook('onRequest', async (request: FastifyRequest) => {
     const store = await deps.stores.getActiveStoreBySlug(slugOfUrl(request.url)).catch(() => {
       throw notFound('store');
@@ -44,8 +49,11 @@ function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
         logo: store.logo,
         colors: storeColors(store.colors),
       },
-      base: `/shop/${store.slug}`,
-      origin: publicOrigin,
+      // Routed from the store's own domain (custom-domains.ts): links start at `/` and canonical URLs
+      // name that domain, on PUBLIC_URL's scheme (a deployment behind TLS serves its domains on it too).
+      ...(request.originalUrl === request.url
+        ? { base: `/shop/${store.slug}`, origin: publicOrigin }
+        : { base: '', origin: `${scheme}//${hostOfHeader(request.host)}` }),
       assets: deps.assets,
       production: deps.production,
     };
@@ -120,6 +128,9 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
         installPublicCaching(open);
         await homeRoutes(open, deps);
       });
+      await cartRoutes(shop, deps);
+      await checkoutRoutes(shop, deps);
+      await orderRoutes(shop, deps);
       await accountSignInRoutes(shop, deps);
       await accountRoutes(shop, deps);
       await accountListRoutes(shop, deps);
