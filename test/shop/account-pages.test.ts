@@ -227,6 +227,14 @@ describe('the account pages', () => {
     });
     expect(check.json().data.wishlisted).toBe(true);
 
+    // The product page's script asks whether the product is saved: private, and 200 signed out too.
+    const state = await shopper.get(`${shop}/account/wishlist/state?productId=${product.id}`, cookie);
+    expect(state.headers['cache-control']).toBe('private, no-store');
+    expect(state.json()).toEqual({ signedIn: true, wishlisted: true });
+    const anonymous = await shopper.get(`${shop}/account/wishlist/state?productId=${product.id}`);
+    expect(anonymous.statusCode).toBe(200);
+    expect(anonymous.json()).toEqual({ signedIn: false, wishlisted: false });
+
     const unknown = await shopper.post(`${shop}/account/wishlist`, { productId: 'nope' }, { cookie });
     expect(unknown.statusCode).toBe(404);
     const removed = await shopper.post(`${shop}/account/wishlist/${product.id}/delete`, {}, { cookie });
@@ -235,6 +243,8 @@ describe('the account pages', () => {
     const after = await page('/account/wishlist?done=wishlist-removed', cookie);
     expect(after).toContain('Removed from your wishlist.');
     expect(after).not.toContain('Linen Apron');
+    const cleared = await shopper.get(`${shop}/account/wishlist/state?productId=${product.id}`, cookie);
+    expect(cleared.json()).toEqual({ signedIn: true, wishlisted: false });
   });
 
   it('refuses cross-origin writes on every account form', async () => {
