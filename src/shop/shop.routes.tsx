@@ -1,7 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { hostOfHeader } from '../modules/stores/index.js';
 import { storeColors } from '../modules/storefront/index.js';
+import { hostOfHeader } from '../modules/stores/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
 import { forbidden, notFound, toAppError } from '../platform/http/errors.js';
 import { isSameOriginWrite } from '../platform/http/same-origin.js';

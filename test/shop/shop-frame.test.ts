@@ -22,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const get = (url: string, headers: Record<string, string> = {}) => app.server.inject({ method: 'GET', url, headers });
+const get = (url: string, headers: Record<string, string> = {}) =>
+  app.server.inject({ method: 'GET', url, headers });
 
 describe('the shop frame', () => {
   it('serves the home page with the store name, its colours, categories and newest products', async () => {
@@ -79,7 +80,11 @@ describe('the shop frame', () => {
   });
 
   it('does not serve the build manifest or paths outside the assets', async () => {
-    for (const url of ['/shop-assets/.vite/manifest.json', '/shop-assets/../package.json', '/shop-assets/nope.js']) {
+    for (const url of [
+      '/shop-assets/.vite/manifest.json',
+      '/shop-assets/../package.json',
+      '/shop-assets/nope.js',
+    ]) {
       expect((await get(url)).statusCode).toBe(404);
     }
   });
