@@ -184,4 +184,33 @@ describe('one-time-code sign-in pages', () => {
     const me = await app.server.inject({ method: 'GET', url: '/api/customer/me', headers: { cookie } });
     expect(me.statusCode).toBe(401);
   });
+
+  it('marks the session cookie Secure when the shop is served over https', async () => {
+    const secure = await buildTestApp({
+      config: { ...UNLIMITED, smtpUrl: smtp.url, publicUrl: 'https://shop.example' },
+    });
+    try {
+      const store = await createStoreWithKey(secure);
+      const base = `/shop/${store.store.slug}`;
+      const httpsShopper = shopAccountClient(secure, smtp);
+      const origin = 'https://shop.example';
+      const email = uniqueEmail('secure');
+      const before = smtp.messages.length;
+      const sent = await httpsShopper.post(`${base}/account/sign-in`, { email }, { origin, ip: nextIp() });
+      expect(sent.statusCode).toBe(303);
+      const mail = await smtp.waitFor(
+        (m) => smtp.messages.indexOf(m) >= before && (m.to ?? '').includes(email),
+      );
+      const code = mail.text.match(/\b(\d{6})\b/)?.[1] as string;
+      const res = await httpsShopper.post(
+        `${base}/account/verify`,
+        { email, code },
+        { origin, ip: nextIp() },
+      );
+      expect(res.statusCode).toBe(303);
+      expect(String(res.headers['set-cookie'])).toMatch(/^emporium_session=cs_[^;]+; .*Secure/);
+    } finally {
+      await secure.close();
+    }
+  });
 });
