@@ -102,6 +102,22 @@ describe('one-time-code sign-in pages', () => {
     expect(limited.body).toContain('Too many attempts. Please wait 15 minutes and try again.');
   });
 
+  it('"Send a new code" mails another code, says so, and the newest code signs in', async () => {
+    const email = uniqueEmail('again');
+    const ip = nextIp();
+    await requestCode(email, shop, ip);
+    const before = smtp.messages.length;
+    const again = await post(`${shop}/account/sign-in`, { email, again: '1' }, { ip });
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe(`${shop}/account/verify?email=${encodeURIComponent(email)}&again=1`);
+    expect((await get(again.headers.location as string)).body).toContain('A new code is on its way');
+    const mail = await smtp.waitFor(
+      (m) => smtp.messages.indexOf(m) >= before && (m.to ?? '').includes(email),
+    );
+    const code = mail.text.match(/\b(\d{6})\b/)?.[1] as string;
+    expect((await post(`${shop}/account/verify`, { email, code }, { ip })).statusCode).toBe(303);
+  });
+
   it('five wrong codes kill the code, and the page says to request a new one', async () => {
     const email = uniqueEmail('locked');
     const ip = nextIp();
