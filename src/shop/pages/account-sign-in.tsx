@@ -25,7 +25,7 @@ export function SignInPage({
       <section className="auth-card">
         <h1>Sign in</h1>
         <p className="muted">
-          Enter your e-mail address and we will send you a 6-digit code. No password needed; new shoppers get
+          Enter your e-mail address and we will send you a 6‑digit code. No password needed; new shoppers get
           an account the first time they sign in.
         </p>
         {error ? <Notice kind="error">{error}</Notice> : null}
@@ -76,7 +76,7 @@ export function VerifyPage({
       <section className="auth-card">
         <h1>Check your e-mail</h1>
         <p>
-          If <strong>{email}</strong> can receive mail, a 6-digit code is on its way. It is valid for 10
+          If <strong>{email}</strong> can receive mail, a 6‑digit code is on its way. It is valid for 10
           minutes.
         </p>
         {resent && !error ? (
