@@ -1,3 +1,6 @@
+// First: React's production build must be loaded before any page module imports React.
+import './react-production.js';
+
 export { loadShopAssets } from './assets.js';
 export { shopRoutes } from './shop.routes.js';
 export type { ShopDeps } from './shop-deps.js';
