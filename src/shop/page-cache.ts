@@ -20,6 +20,12 @@ export interface CachedBody {
 export const PAGE_CACHE_TTL_MS = 5_000;
 /** Rendered pages weigh 5 to 60 KB: this bounds the cache to a few tens of MB. */
 const MAX_ENTRIES = 1_000;
+/**
+ * Background re-renders running at once. Past it a stale page is served without a refresh (until its
+ * TTL ends): under load, re-renders of pages that can still be served must not take the database
+ * pool and the CPU from the requests that wait for a page the cache does not have.
+ */
+const MAX_REFRESHES = 2;
 
 const CONTENT_TYPES = {
   xml: 'application/xml; charset=utf-8',
@@ -48,6 +54,7 @@ export function createPageCache(options: { changes: ChangeCounter; ttlMs?: numbe
   const ttl = options.ttlMs ?? PAGE_CACHE_TTL_MS;
   const now = options.now ?? (() => Date.now());
   const entries = new Map<string, Entry>();
+  let refreshes = 0;
 
   function keyOf(shop: ShopContext, path: string): string {
     return JSON.stringify([
@@ -102,11 +109,13 @@ export function createPageCache(options: { changes: ChangeCounter; ttlMs?: numbe
       const cached = entries.get(key);
       if (cached && at < cached.freshUntil) return cached.page;
       if (cached?.ready && at < cached.expiresAt) {
-        if (!cached.refreshing) {
+        if (!cached.refreshing && refreshes < MAX_REFRESHES) {
           cached.refreshing = true;
+          refreshes++;
           const next = load(key, type, render);
           // Until the new render is done, the old page stays the one served.
           entries.set(key, cached);
+          next.page.finally(() => refreshes--).catch(() => {});
           next.page.then(
             () => {
               if (entries.get(key) === cached) {
