@@ -86,7 +86,7 @@ import { createMetrics, installRequestMetrics, type Metrics } from './platform/m
 import { createSafeFetch } from './platform/net/safe-fetch.js';
 import { operationsRoutes } from './platform/operations.routes.js';
 import { appSecretOf } from './platform/secrets-file.js';
-import { loadShopAssets, shopRoutes } from './shop/index.js';
+import { loadShopAssets, routedUrl, shopRoutes } from './shop/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -126,6 +126,8 @@ export interface App {
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
   const server = createHttpServer(deps.logger as FastifyBaseLogger, {
+    // Asked at request time only, once `stores` below exists.
+    rewriteUrl: (url, host) => routedUrl(url, host, (name) => stores.slugOfCustomDomain(name)),
     trustProxy: config.trustProxy,
     limits: config.httpLimits,
     https: config.publicUrl.startsWith('https:'),
@@ -147,11 +149,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     userAgent: 'Emporium-Webhooks/1',
   });
   server.addHook('onClose', async () => {
+    stores.stopCustomDomains();
     await imageFetch.close();
     await webhookFetch.close();
     await storage.close();
   });
-  const stores = createStoresService(db, deps.logger);
+  const stores = createStoresService(db, deps.logger, { publicUrl: config.publicUrl, watchDomains: true });
   // Bumped per store by the catalogue and stock services; the shop's page cache keys on it.
   const catalogChanges = new ChangeCounter();
   const inventory = createInventoryService(db, catalogChanges);
@@ -255,7 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
 
   const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
-  const trustedOrigins = trustedOriginsOf(config.publicUrl);
+  const trustedOrigins = trustedOriginsOf(config.publicUrl, stores.customDomainOrigins);
   const cursors = createCursorCodec(appSecretOf(config));
   const merchantAuth = {
     resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),

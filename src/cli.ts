@@ -25,8 +25,9 @@ const USAGE = `Usage: emporium <command> [options]   (all commands accept --json
   api-key create --store S --scopes a,b|all [--name N]
   api-key list --store S
   api-key revoke --id ID
-  seed --store S [--products N] [--customers N] [--orders N]
-                                      demo data (up to 1,000,000 orders in minutes), with a progress bar
+  seed --store S [--products N] [--customers N] [--orders N] [--days N]
+                                      demo data (up to 1,000,000 orders in minutes, over the last
+                                      N days, 365 by default), with a progress bar
   openapi                             print the OpenAPI 3.1 document
 `;
 
@@ -98,6 +99,7 @@ async function run(argv: string[]): Promise<void> {
       customers: { type: 'string' },
       products: { type: 'string' },
       orders: { type: 'string' },
+      days: { type: 'string' },
     },
   });
   const json = flags.json === true;
@@ -216,6 +218,8 @@ async function run(argv: string[]): Promise<void> {
       const customers = count(flags, 'customers', 100);
       const products = count(flags, 'products', 50);
       const orders = count(flags, 'orders', 0);
+      const days = count(flags, 'days', 365);
+      if (days < 1) throw new UsageError('--days must be at least 1');
       const result = await withServices(config, logger, (app, db) =>
         seedStore(
           app.services,
@@ -225,6 +229,7 @@ async function run(argv: string[]): Promise<void> {
             customers,
             products,
             orders,
+            days,
             onProgress: progressBar(!json && process.stderr.isTTY !== false),
           },
           db,

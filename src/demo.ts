@@ -2,13 +2,25 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { App } from './app.js';
 import type { Config } from './config.js';
-import { seedStore } from './seed/seed.js';
+import type { Db } from './platform/db/database.js';
+import { buyersFor, seedStore } from './seed/seed.js';
+
+/** The demo's order history: enough for the overview's charts on a first look, fast to import. */
+export const DEMO_ORDERS = 300;
+export const DEMO_DAYS = 90;
 
 /**
- * First start in embedded mode with an empty database: a `demo` store with sample data, an admin
- * user and an all-scopes API key, printed once to the terminal (never to the structured log).
+ * First start in embedded mode with an empty database: a `demo` store with sample data (catalogue,
+ * customers and DEMO_ORDERS orders over the last DEMO_DAYS days), an admin user and an all-scopes
+ * API key, printed once to the terminal (never to the structured log). The shop comes first in that
+ * block: it is what a person opens.
  */
-export async function createDemoStoreOnFirstStart(app: App, config: Config, logger: Logger): Promise<void> {
+export async function createDemoStoreOnFirstStart(
+  app: App,
+  db: Db,
+  config: Config,
+  logger: Logger,
+): Promise<void> {
   const { services } = app;
   if ((await services.stores.countStores()) > 0) return;
   const store = await services.stores.createStore({ slug: 'demo', name: 'Demo Store', currency: 'USD' });
@@ -16,12 +28,24 @@ export async function createDemoStoreOnFirstStart(app: App, config: Config, logg
   const email = 'admin@demo.local';
   await services.stores.createAdminUser({ email, password, storeSlug: 'demo' });
   const key = await services.stores.createApiKey(store.id, { name: 'Demo key (all scopes)', scopes: 'all' });
-  await seedStore(services, app.mediaStorage, { storeSlug: store.slug, products: 24, customers: 25 });
+  await seedStore(
+    services,
+    app.mediaStorage,
+    {
+      storeSlug: store.slug,
+      products: 24,
+      customers: buyersFor(DEMO_ORDERS),
+      orders: DEMO_ORDERS,
+      days: DEMO_DAYS,
+    },
+    db,
+  );
   logger.info({ store: store.slug }, 'demo store created on first start');
   process.stdout.write(
     [
       '',
       '  Emporium created a demo store on first start (shown once, keep it):',
+      `    shop:     ${config.publicUrl}/shop/${store.slug}/`,
       `    admin:    ${config.publicUrl}/admin`,
       `    login:    ${email} / ${password}`,
       `    API key:  ${key.key}`,

@@ -103,7 +103,7 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
       rateLimitStore: runtime.rateLimitStore,
     });
     if (runtime.embedded && !config.production) {
-      await createDemoStoreOnFirstStart(app, config, logger);
+      await createDemoStoreOnFirstStart(app, runtime.database.db, config, logger);
     }
     await app.server.listen({ port, host: config.host }).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE') {

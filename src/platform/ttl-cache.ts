@@ -38,6 +38,11 @@ export class TtlCache<V> {
     return this.entries.size;
   }
 
+  /** Forgets every entry (the owner changed what they describe). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** The value cached for `key` if it is younger than the TTL; otherwise `load()`'s, cached. */
   getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const now = this.now();

@@ -16,6 +16,8 @@ export interface SeedOptions {
   products: number;
   /** Historic orders (default none); they need the database handle passed to seedStore. */
   orders?: number;
+  /** The days, counted back from now, the orders are spread over (default 365). */
+  days?: number;
   onProgress?: (label: string, done: number, total: number) => void;
 }
 
@@ -115,7 +117,7 @@ async function seedCatalog(
 /** At most this many products (their variants included) are drawn into orders. */
 const ORDER_PRODUCTS = 1000;
 /** Orders per INSERT statement (their line items and fulfilments go in one statement each). */
-const YEAR_MS = 365 * 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
 
 /** Buyers the orders are spread over: about four orders each, at most 20,000 distinct customers. */
 export const buyersFor = (orders: number) => Math.min(20_000, Math.max(1, Math.ceil(orders / 4)));
@@ -186,7 +188,7 @@ async function seedOrders(
             buyers,
             firstNumber,
             count,
-            fromMs: Math.max(toMs - YEAR_MS, (newestCreatedAt?.getTime() ?? 0) + 1),
+            fromMs: Math.max(toMs - (options.days ?? 365) * DAY_MS, (newestCreatedAt?.getTime() ?? 0) + 1),
             toMs,
           }),
         (done, total) => options.onProgress?.('orders', done, total),

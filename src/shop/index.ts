@@ -2,5 +2,6 @@
 import './react-production.js';
 
 export { loadShopAssets } from './assets.js';
+export { routedUrl } from './custom-domains.js';
 export { shopRoutes } from './shop.routes.js';
 export type { ShopDeps } from './shop-deps.js';

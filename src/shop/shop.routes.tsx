@@ -1,6 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { storeColors } from '../modules/storefront/index.js';
+import { hostOfHeader } from '../modules/stores/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
 import { forbidden, notFound, toAppError } from '../platform/http/errors.js';
 import { isSameOriginWrite } from '../platform/http/same-origin.js';
@@ -8,8 +9,14 @@ import { fileInside } from '../platform/http/static-files.js';
 import { SHOP_ASSETS_DIR } from './assets.js';
 import { ErrorPage, NotFoundPage, UNKNOWN_STORE_HTML } from './pages/not-found.js';
 import { sendHtml, sendPage } from './render.js';
+import { accountRoutes } from './routes/account.routes.js';
+import { accountListRoutes } from './routes/account-lists.routes.js';
+import { accountSignInRoutes } from './routes/account-sign-in.routes.js';
+import { cartRoutes } from './routes/cart.routes.js';
 import { catalogRoutes } from './routes/catalog.routes.js';
+import { checkoutRoutes } from './routes/checkout.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
+import { orderRoutes } from './routes/order.routes.js';
 import { seoRoutes } from './routes/seo.routes.js';
 import type { ShopContext } from './shop-context.js';
 import type { ShopDeps } from './shop-deps.js';
@@ -30,6 +37,7 @@ function slugOfUrl(url: string): string {
  */
 function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
   const publicOrigin = new URL(deps.publicUrl).origin;
+  const scheme = new URL(deps.publicUrl).protocol;
   shop.addHook('onRequest', async (request: FastifyRequest) => {
     const store = await deps.stores.getActiveStoreBySlug(slugOfUrl(request.url)).catch(() => {
       throw notFound('store');
@@ -43,8 +51,11 @@ function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
         logo: store.logo,
         colors: storeColors(store.colors),
       },
-      base: `/shop/${store.slug}`,
-      origin: publicOrigin,
+      // Routed from the store's own domain (custom-domains.ts): links start at `/` and canonical URLs
+      // name that domain, on PUBLIC_URL's scheme (a deployment behind TLS serves its domains on it too).
+      ...(request.originalUrl === request.url
+        ? { base: `/shop/${store.slug}`, origin: publicOrigin }
+        : { base: '', origin: `${scheme}//${hostOfHeader(request.host)}` }),
       assets: deps.assets,
       production: deps.production,
     };
@@ -121,6 +132,12 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
         await catalogRoutes(open, deps);
         await seoRoutes(open, deps);
       });
+      await cartRoutes(shop, deps);
+      await checkoutRoutes(shop, deps);
+      await orderRoutes(shop, deps);
+      await accountSignInRoutes(shop, deps);
+      await accountRoutes(shop, deps);
+      await accountListRoutes(shop, deps);
     },
     { prefix: '/shop/:slug' },
   );

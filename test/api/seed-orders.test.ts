@@ -280,3 +280,25 @@ describe('seed --orders', () => {
     expect(next.order_number).toBe('1623');
   });
 });
+
+describe('seed --orders --days', () => {
+  it('spreads the orders over the last N days instead of a year (the first-start demo uses 90)', async () => {
+    const other = (await createStoreWithKey(app)).store;
+    const startedAt = Date.now();
+    await seedStore(
+      app.services,
+      app.mediaStorage,
+      { storeSlug: other.slug, products: 3, customers: 0, orders: 200, days: 90 },
+      app.database.db,
+    );
+    const spread = (
+      await sql<{ oldest: Date; newest: Date; n: string }>`
+        SELECT min(created_at) AS oldest, max(created_at) AS newest, count(*) AS n
+        FROM orders WHERE store_id = ${other.id}`.execute(app.database.db)
+    ).rows[0];
+    expect(Number(spread?.n)).toBe(200);
+    expect(spread?.oldest.getTime()).toBeGreaterThanOrEqual(startedAt - 90 * DAY_MS);
+    expect(spread?.oldest.getTime()).toBeLessThan(startedAt - 80 * DAY_MS);
+    expect(spread?.newest.getTime()).toBeGreaterThan(startedAt - 5 * DAY_MS);
+  });
+});

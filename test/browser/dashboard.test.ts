@@ -507,8 +507,19 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     await page.getByLabel('Primary', { exact: true }).fill('#112233');
     await page.getByLabel('Tax rate (%)').fill('8.25');
     await page.getByLabel('Low-stock threshold').fill('3');
+    // A custom domain with a scheme names the field; the hostname alone is saved, lower-cased.
+    const domain = page.getByLabel('Custom domain');
+    await page.getByText("Point the domain's DNS at this server").waitFor();
+    await domain.fill('https://Shop.Dashboard-Test.example');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page
+      .getByText(/no scheme, port or path/)
+      .first()
+      .waitFor();
+    await domain.fill('Shop.Dashboard-Test.example');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await notice('The settings were saved.');
+    expect((await app.services.stores.getStore(storeId)).custom_domain).toBe('shop.dashboard-test.example');
     const config = (await api.get(`/api/storefront/${slug}/config`)).json().data;
     expect(config.name).toBe('Dashboard Test Store');
     expect(config.colors.primary).toBe('#112233');

@@ -177,7 +177,20 @@ describe('emporium CLI (--json)', () => {
   }) => {
     await runCliJson(['store', 'create', '--slug', 'history', '--name', 'History'], env);
     const result = await runCli(
-      ['seed', '--store', 'history', '--products', '0', '--customers', '0', '--orders', '300', '--json'],
+      [
+        'seed',
+        '--store',
+        'history',
+        '--products',
+        '0',
+        '--customers',
+        '0',
+        '--orders',
+        '300',
+        '--days',
+        '7',
+        '--json',
+      ],
       env,
     );
     expect(result.code, result.stderr).toBe(0);
@@ -188,6 +201,9 @@ describe('emporium CLI (--json)', () => {
       orders: 300,
     });
     expect(result.stderr).toBe('');
+    const zero = await runCli(['seed', '--store', 'history', '--orders', '1', '--days', '0'], env);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--days must be at least 1');
   });
 
   it.concurrent('openapi prints an OpenAPI 3.1 document with the merchant customers endpoints', async ({

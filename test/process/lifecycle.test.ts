@@ -3,6 +3,8 @@ import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_DAYS, DEMO_ORDERS } from '../../src/demo.js';
+import { buyersFor } from '../../src/seed/seed.js';
 import {
   childPids,
   cleanupDataDir,
@@ -27,8 +29,19 @@ import {
  * configuration checks are about the embedded cluster, so they run in the embedded project only.
  */
 const embedded = inject('databaseMode') === 'embedded';
+/** The demo store's customers: its orders' buyers. */
+const DEMO_CUSTOMERS = buyersFor(DEMO_ORDERS);
+const DAY_MS = 24 * 3600 * 1000;
 
 afterAll(() => killLeftovers());
+
+/** How many of the store's orders were placed in [from, to). */
+async function ordersBetween(server: ServerProcess, key: string, from: number, to: number): Promise<number> {
+  const range = `created_from=${new Date(from).toISOString()}&created_to=${new Date(to).toISOString()}`;
+  const res = await server.fetch(`/api/v1/orders?limit=1&${range}`, { headers: { 'x-api-key': key } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { meta: { pagination: { total: number } } }).meta.pagination.total;
+}
 
 async function customersTotal(server: ServerProcess, key: string): Promise<number> {
   const res = await server.fetch('/api/v1/customers?limit=1', { headers: { 'x-api-key': key } });
@@ -99,7 +112,7 @@ describe.runIf(embedded)('an embedded installation, from first start to crashes 
   /** Everything written before the crashes is there, and the keys made before them still work. */
   async function expectNothingLost() {
     expect(await storeSlugs()).toEqual([...stores].sort());
-    expect(await customersTotal(server, demoKey)).toBe(25);
+    expect(await customersTotal(server, demoKey)).toBe(DEMO_CUSTOMERS);
     expect(await customersTotal(server, sideKey)).toBe(0);
   }
 
@@ -107,15 +120,53 @@ describe.runIf(embedded)('an embedded installation, from first start to crashes 
     server = await ServerProcess.start(env);
     console.log(`first start (initdb included): ready ${server.startupMs} ms after spawn`);
     const block = server.plainLines();
-    expect(block).toHaveLength(6);
+    expect(block).toHaveLength(7);
     expect(block[0]).toContain('Emporium created a demo store on first start');
-    expect(block[1]).toMatch(new RegExp(`admin: +http://localhost:${server.port}/admin$`));
-    expect(block[2]).toMatch(/login: +admin@demo\.local \/ \S{12,}$/);
+    // The shop first: it is what a person opens.
+    expect(block[1]).toMatch(new RegExp(`shop: +http://localhost:${server.port}/shop/demo/$`));
+    const shop = await server.fetch('/shop/demo/');
+    expect(shop.status).toBe(200);
+    expect(await shop.text()).toContain('Demo Store');
+    expect(block[2]).toMatch(new RegExp(`admin: +http://localhost:${server.port}/admin$`));
+    expect(block[3]).toMatch(/login: +admin@demo\.local \/ \S{12,}$/);
     demoKey = demoKeyOf(server);
     expect(demoKey).toMatch(/^sk_[A-Za-z0-9_-]{43,}$/);
-    expect(await customersTotal(server, demoKey)).toBe(25);
+    expect(await customersTotal(server, demoKey)).toBe(DEMO_CUSTOMERS);
     const res = await server.fetch('/api/v1/customers', { headers: { 'x-api-key': demoKey } });
     expect(((await res.json()) as { data: unknown[] }).data).toHaveLength(20);
+  });
+
+  it('the demo store has its orders spread over the last 90 days, so the overview has charts', async () => {
+    const now = Date.now();
+    const from = now - DEMO_DAYS * DAY_MS;
+    expect(await ordersBetween(server, demoKey, 0, now + 60_000)).toBe(DEMO_ORDERS);
+    expect(await ordersBetween(server, demoKey, 0, from)).toBe(0);
+    // Every month of the three has a share of them (a third each, give or take).
+    for (let month = 0; month < 3; month++) {
+      const count = await ordersBetween(
+        server,
+        demoKey,
+        from + month * 30 * DAY_MS,
+        from + (month + 1) * 30 * DAY_MS,
+      );
+      expect(count, `month ${month}`).toBeGreaterThan(DEMO_ORDERS / 6);
+    }
+    // The dashboard overview's report: revenue on the days of the last 30.
+    const report = await server.fetch('/api/v1/analytics', { headers: { 'x-api-key': demoKey } });
+    expect(report.status).toBe(200);
+    const { data } = (await report.json()) as {
+      data: {
+        totals: { revenue: number; orders: number };
+        previous_period: { orders: number };
+        timeseries: { orders: number }[];
+        top_products: unknown[];
+      };
+    };
+    expect(data.totals.revenue).toBeGreaterThan(0);
+    expect(data.previous_period.orders).toBeGreaterThan(0);
+    expect(data.timeseries).toHaveLength(30);
+    expect(data.timeseries.filter((day) => day.orders > 0).length).toBeGreaterThan(15);
+    expect(data.top_products.length).toBeGreaterThan(0);
   });
 
   it('a CLI command on the same DATA_DIR uses the running cluster and leaves it running', async () => {
@@ -153,7 +204,7 @@ describe.runIf(embedded)('an embedded installation, from first start to crashes 
     expect(isAlive(cluster?.pid ?? 0)).toBe(true);
     expect((await server.fetch('/readyz')).status).toBe(200);
     expect(await customersTotal(server, sideKey)).toBe(0);
-    expect(await customersTotal(server, demoKey)).toBe(25);
+    expect(await customersTotal(server, demoKey)).toBe(DEMO_CUSTOMERS);
   });
 
   it('never writes an API key to the structured log', async () => {
@@ -201,7 +252,7 @@ describe.runIf(embedded)('an embedded installation, from first start to crashes 
     );
     expect(server.plainLines()).toEqual([]);
     expect(server.stdout).not.toContain(demoKey);
-    expect(await customersTotal(server, demoKey)).toBe(25);
+    expect(await customersTotal(server, demoKey)).toBe(DEMO_CUSTOMERS);
 
     const measure = () => {
       const cluster = postmaster(dataDir);
@@ -329,7 +380,7 @@ describe.runIf(embedded)('an embedded installation, from first start to crashes 
         expect(settled.status).toBe('fulfilled');
         const response = (settled as PromiseFulfilledResult<HttpResult>).value;
         expect(response.status).toBe(200);
-        expect(JSON.parse(response.body).meta.pagination.total).toBe(25);
+        expect(JSON.parse(response.body).meta.pagination.total).toBe(DEMO_CUSTOMERS);
       }
       // Every quick request the server accepted (logged as incoming) got its complete response.
       const accepted = new Set(

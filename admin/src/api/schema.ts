@@ -663,7 +663,7 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Change store settings (profile, colours, currency, timezone, shipping, tax, low stock) */
+    /** Change store settings (profile, colours, currency, timezone, shipping, tax, low stock, custom domain) */
     patch: operations['updateStoreSettings'];
     trace?: never;
   };
@@ -5369,6 +5369,7 @@ export interface operations {
               app_config: {
                 [key: string]: unknown;
               };
+              custom_domain: string | null;
               /** Format: date-time */
               created_at: string;
               /** Format: date-time */
@@ -5433,6 +5434,7 @@ export interface operations {
           shipping_flat_rate?: string | number;
           free_shipping_threshold?: (string | number) | null;
           tax_rate?: string | number;
+          custom_domain?: string | null;
         };
       };
     };
@@ -5463,6 +5465,7 @@ export interface operations {
               app_config: {
                 [key: string]: unknown;
               };
+              custom_domain: string | null;
               /** Format: date-time */
               created_at: string;
               /** Format: date-time */

@@ -1,3 +1,4 @@
+export { cartForStorefront, type StorefrontCart } from './carts.serializers.js';
 export {
   type CartsService,
   cartExpiryTask,

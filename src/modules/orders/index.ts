@@ -10,7 +10,7 @@ export {
   importHistoricOrders,
 } from './orders.import.js';
 export { ordersRoutes } from './orders.routes.js';
-export { type OrderDetails, orderForCustomer } from './orders.serializers.js';
+export { type OrderDetails, orderForCustomer, orderSummaryForCustomer } from './orders.serializers.js';
 export { createOrdersService, type OrdersService } from './orders.service.js';
 export type { Address, OrderStatus, PaymentStatus } from './orders.tables.js';
 export type {

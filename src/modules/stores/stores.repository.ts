@@ -87,3 +87,18 @@ export async function replacePasswordHash(db: Executor, id: string, current: str
 export async function touchAdminLogin(db: Executor, id: string) {
   await db.updateTable('admin_users').set({ last_login_at: new Date() }).where('id', '=', id).execute();
 }
+
+/** The store whose web shop answers on `host` (already lower-case), whatever its status. */
+export function findStoreByCustomDomain(db: Executor, host: string) {
+  return db.selectFrom('stores').selectAll().where('custom_domain', '=', host).executeTakeFirst();
+}
+
+/** Every active store's custom domain: the in-memory directory's source (few rows, by the index). */
+export function listCustomDomains(db: Executor) {
+  return db
+    .selectFrom('stores')
+    .select(['id', 'slug', 'custom_domain'])
+    .where('custom_domain', 'is not', null)
+    .where('status', '=', 'active')
+    .execute();
+}

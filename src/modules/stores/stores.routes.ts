@@ -41,7 +41,8 @@ export const storesRoutes: FastifyPluginAsyncTypebox<{ stores: StoresService }> 
       schema: {
         tags,
         operationId: 'updateStoreSettings',
-        summary: 'Change store settings (profile, colours, currency, timezone, shipping, tax, low stock)',
+        summary:
+          'Change store settings (profile, colours, currency, timezone, shipping, tax, low stock, custom domain)',
         body: StoreSettingsBody,
         response: { 200: DataEnvelope(StoreSettings), ...errorResponses(409) },
       },

@@ -18,6 +18,9 @@ export const StoreSettings = Type.Object({
   free_shipping_threshold: Nullable(Type.String({ description: 'Decimal amount; null: never free' })),
   tax_rate: Type.String({ description: 'Percent, e.g. "8.25"' }),
   app_config: Type.Record(Type.String(), Type.Unknown()),
+  custom_domain: Nullable(
+    Type.String({ description: "The web shop's own hostname (served at / on it), lower-case; null: none" }),
+  ),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -54,6 +57,15 @@ export const StoreSettingsBody = Type.Object(
         Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,2})?$' }),
         Type.Number({ minimum: 0, maximum: 100 }),
       ]),
+    ),
+    custom_domain: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 300,
+          description:
+            'A hostname such as shop.example.com (no scheme, port or path), unique across stores (409 when taken); null or empty clears it',
+        }),
+      ),
     ),
   },
   { additionalProperties: false, minProperties: 1 },

@@ -20,6 +20,7 @@ export function storeSettingsForAdmin(store: StoreRow) {
         : toDecimalString(store.free_shipping_threshold, decimals),
     tax_rate: toDecimalString(store.tax_rate_bps, 2).replace(/\.?0+$/, '') || '0',
     app_config: store.app_config,
+    custom_domain: store.custom_domain,
     created_at: store.created_at.toISOString(),
     updated_at: store.updated_at.toISOString(),
   };

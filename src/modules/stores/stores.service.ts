@@ -6,9 +6,11 @@ import { conflict, invalidRequest, notFound } from '../../platform/http/errors.j
 import { isScope, SCOPES, type Scope } from '../../platform/http/scopes.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals, isCurrencyCode } from '../../platform/money.js';
+import { TtlCache } from '../../platform/ttl-cache.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 import * as keys from './api-keys.repository.js';
+import { CustomDomainDirectory, hostOfHeader, parseCustomDomain } from './custom-domains.js';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 import * as stores from './stores.repository.js';
 
@@ -64,11 +66,34 @@ export interface StoreSettingsPatch {
   free_shipping_threshold?: number | null;
   tax_rate_bps?: number;
   low_stock_threshold?: number;
+  /** As the merchant typed it: validated and normalised here; null or empty clears it. */
+  custom_domain?: string | null;
 }
 
-export function createStoresService(db: Db, log?: Logger) {
+export interface StoresOptions {
+  /** PUBLIC_URL: its host cannot be a store's domain, and its scheme says which domain origins count. */
+  publicUrl?: string;
+  /**
+   * Keep customDomainOrigins' in-memory list current from now until stopCustomDomains() (the app
+   * server does, for its life; one-shot processes such as the CLI have no use for it).
+   */
+  watchDomains?: boolean;
+}
+
+export function createStoresService(db: Db, log?: Logger, options: StoresOptions = {}) {
   const cache = new ApiKeyCache();
   const storeCache = new Map<string, { store: StoreRow; expiresAt: number }>();
+  const domainCache = new TtlCache<StoreRow | undefined>({ ttlMs: STORE_CACHE_MS, maxEntries: 10_000 });
+  const domains = new CustomDomainDirectory(() => stores.listCustomDomains(db), log);
+  const publicUrl = options.publicUrl ? new URL(options.publicUrl) : undefined;
+  // A page served over http is trusted only where the deployment itself is plain http (development).
+  const domainSchemes = publicUrl?.protocol === 'http:' ? ['https', 'http'] : ['https'];
+  if (options.watchDomains) domains.start();
+  /** A store changed: every cached copy of it goes (the caches are small and changes rare). */
+  const forgetStores = () => {
+    storeCache.clear();
+    domainCache.clear();
+  };
   const lastTouched = new Map<string, number>();
 
   function touch(keyId: string) {
@@ -118,14 +143,44 @@ export function createStoresService(db: Db, log?: Logger) {
       return store;
     },
 
-    /** Pricing and stock settings (minor units; tax in basis points). The admin settings page uses it. */
+    /**
+     * The active store whose web shop answers on this Host header (any port, any case), or
+     * undefined; cached for a few seconds, unknown hosts included, and forgotten at this process's
+     * own change.
+     */
+    async findActiveStoreByDomain(host: string): Promise<StoreRow | undefined> {
+      const name = hostOfHeader(host);
+      if (!name) return undefined;
+      return domainCache.getOrLoad(name, async () => {
+        const store = await stores.findStoreByCustomDomain(db, name);
+        return store?.status === 'active' ? store : undefined;
+      });
+    },
+
+    /** The origins a store's custom domain adds for its sessions' writes (synchronous: in memory). */
+    customDomainOrigins(storeId: string): string[] {
+      const domain = domains.domainOf(storeId);
+      return domain ? domainSchemes.map((scheme) => `${scheme}://${domain}`) : [];
+    },
+
+    /**
+     * The slug of the store whose shop a request's host name is (synchronous: the in-memory
+     * directory; the server asks it before routing each request, see shop/custom-domains.ts).
+     */
+    slugOfCustomDomain: (host: string) => domains.slugOfDomain(host),
+
+    /** Ends the refreshes that `watchDomains` started. */
+    stopCustomDomains: () => domains.stop(),
+
     /**
      * Store profile, pricing and stock settings (money in minor units; tax in basis points). A new
      * currency must have the same minor-unit digits: stored prices would otherwise change meaning.
      */
     async updateSettings(storeId: string, patch: StoreSettingsPatch) {
       const current = await this.getStore(storeId);
-      const { colors, ...rest } = patch;
+      const { colors, custom_domain, ...rest } = patch;
+      const domain =
+        custom_domain === undefined ? undefined : parseCustomDomain(custom_domain, publicUrl?.hostname);
       if (rest.name !== undefined && !rest.name.trim()) throw invalidRequest('name must not be empty');
       if (rest.currency !== undefined) {
         rest.currency = currencyCode(rest.currency);
@@ -140,9 +195,12 @@ export function createStoresService(db: Db, log?: Logger) {
         ...rest,
         ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
         ...(colors !== undefined ? { colors: JSON.stringify(colors) } : {}),
+        ...(domain !== undefined ? { custom_domain: domain } : {}),
         updated_at: new Date(),
       });
-      storeCache.clear();
+      forgetStores();
+      if (domain !== undefined)
+        domains.changed(storeId, current.slug, current.status === 'active' ? domain : null);
       return this.getStore(storeId);
     },
 
@@ -181,7 +239,7 @@ export function createStoresService(db: Db, log?: Logger) {
         app_config: JSON.stringify(appConfig),
         updated_at: new Date(),
       });
-      storeCache.clear();
+      forgetStores();
     },
 
     /** Store settings (currency, thresholds, …), cached for a few seconds: read on most requests. */

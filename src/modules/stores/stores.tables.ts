@@ -15,6 +15,8 @@ export interface StoresTable {
   free_shipping_threshold: ColumnType<number | null, number | null | undefined>;
   tax_rate_bps: ColumnType<number, number | undefined>;
   app_config: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** The web shop's own hostname, lower-case (`shop.example.com`), unique across stores. */
+  custom_domain: ColumnType<string | null, string | null | undefined>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

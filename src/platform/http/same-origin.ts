@@ -13,8 +13,9 @@ export interface TrustedOrigins {
   /** PUBLIC_URL's origin, and its loopback aliases when PUBLIC_URL is a loopback address. */
   readonly publicOrigins: ReadonlySet<string>;
   /**
-   * The origins one store adds, such as its custom domain once stores have one: consulted with the
-   * store of the session, after PUBLIC_URL's origins. No store has one yet, so nothing sets it.
+   * The origins one store adds (its custom domain's): consulted with the store of the session, after
+   * PUBLIC_URL's origins, so a page on one store's domain never acts with another store's session.
+   * Called on every cookie-authenticated write, so it answers from memory.
    */
   readonly storeOrigins?: (storeId: string) => readonly string[];
 }
@@ -35,7 +36,10 @@ function normalizedOrigin(value: string): string | undefined {
  * also trusts the other loopback names on the same scheme and port, so the dashboard works whether
  * the browser was pointed at localhost or 127.0.0.1; only the machine itself can serve those origins.
  */
-export function trustedOriginsOf(publicUrl: string): TrustedOrigins {
+export function trustedOriginsOf(
+  publicUrl: string,
+  storeOrigins?: (storeId: string) => readonly string[],
+): TrustedOrigins {
   const url = new URL(publicUrl);
   const origins = new Set([url.origin]);
   if (LOOPBACK_HOSTS.includes(url.hostname)) {
@@ -45,7 +49,7 @@ export function trustedOriginsOf(publicUrl: string): TrustedOrigins {
       origins.add(alias.origin);
     }
   }
-  return { publicOrigins: origins };
+  return { publicOrigins: origins, ...(storeOrigins ? { storeOrigins } : {}) };
 }
 
 /** The origin a browser says the request comes from: `Origin`, else the origin of `Referer`. */

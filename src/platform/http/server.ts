@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { HttpLimits } from '../../config.js';
@@ -28,6 +29,8 @@ export interface HttpServerOptions {
   limits?: HttpLimits;
   /** PUBLIC_URL is https: send HSTS. */
   https?: boolean;
+  /** The URL to route a request by, from its URL and host (a store's own domain serves its shop). */
+  rewriteUrl?: (url: string, host: string | undefined) => string;
 }
 
 /**
@@ -65,6 +68,9 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false } },
+    ...(options.rewriteUrl
+      ? { rewriteUrl: rewriterOf(options.rewriteUrl, options.trustProxy ?? false) }
+      : {}),
     // Errors met while routing (an undecodable URL, an over-long path parameter) skip the hooks and
     // the error handler; without this they would be Fastify's own body, without a request id.
     frameworkErrors: (error, request, reply) => {
@@ -75,6 +81,15 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
   installConnectionLimits(server.server, limits, logger);
   installPlatform(server, options.https ?? false);
   return server;
+}
+
+/** The host a request names: X-Forwarded-Host's first value behind a trusted proxy, else Host. */
+function rewriterOf(rewrite: NonNullable<HttpServerOptions['rewriteUrl']>, trustProxy: boolean) {
+  return (request: IncomingMessage) => {
+    const forwarded = trustProxy ? request.headers['x-forwarded-host'] : undefined;
+    const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
+    return rewrite(request.url ?? '/', host || request.headers.host);
+  };
 }
 
 function installPlatform(server: FastifyInstance, https: boolean): void {

@@ -21,6 +21,8 @@ export default defineConfig({
     rollupOptions: {
       input: {
         shop: path.join(import.meta.dirname, 'shop.ts'),
+        cart: path.join(import.meta.dirname, 'cart.ts'),
+        checkout: path.join(import.meta.dirname, 'checkout.ts'),
         product: path.join(import.meta.dirname, 'product.ts'),
       },
     },

@@ -75,7 +75,7 @@ function ColorPreview({
   );
 }
 
-/** Name, logo, colours (with a live preview), currency, time zone, shipping, tax, low stock. */
+/** Name, logo, colours (with a live preview), currency, time zone, shipping, tax, low stock, domain. */
 export function StoreProfile() {
   const { store, setStore } = useSession();
   const [draft, setDraft] = useState(() => ({
@@ -88,6 +88,7 @@ export function StoreProfile() {
     freeShipping: store.free_shipping_threshold ?? '',
     tax: store.tax_rate,
     lowStock: String(store.low_stock_threshold),
+    domain: store.custom_domain ?? '',
   }));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
@@ -123,6 +124,7 @@ export function StoreProfile() {
         free_shipping_threshold: draft.freeShipping.trim() || null,
         tax_rate: draft.tax.trim() || '0',
         low_stock_threshold: Number(draft.lowStock || '0'),
+        custom_domain: draft.domain.trim() || null,
       });
       setStore(res.data);
       setSaved(true);
@@ -236,6 +238,16 @@ export function StoreProfile() {
             hint="Products at or below it are low on stock"
           />
         </div>
+        <TextField
+          label="Custom domain"
+          value={draft.domain}
+          placeholder="shop.example.com"
+          autoCapitalize="none"
+          spellCheck={false}
+          onChange={(e) => set({ domain: e.target.value })}
+          error={fieldError('custom_domain')}
+          hint={`Point the domain's DNS at this server: the shop is then served at / on it (it stays at /shop/${store.slug}/ here). A hostname only, no https:// or path; empty for none.`}
+        />
         <div className="form-actions">
           <Button type="submit" variant="primary" busy={busy}>
             Save settings

@@ -16,6 +16,7 @@ import * as paymentStatuses from './2026_11_25_0021_payment_statuses.js';
 import * as carts from './2026_11_25_0022_carts.js';
 import * as stripePayments from './2026_11_25_0023_stripe_payments.js';
 import * as refunds from './2026_11_25_0024_refunds.js';
+import * as storeCustomDomains from './2026_11_26_0025_store_custom_domains.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0022_carts': carts,
   '2026_11_25_0023_stripe_payments': stripePayments,
   '2026_11_25_0024_refunds': refunds,
+  '2026_11_26_0025_store_custom_domains': storeCustomDomains,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,124 @@
+import { domainToASCII } from 'node:url';
+import type { Logger } from 'pino';
+import { invalidRequest } from '../../platform/http/errors.js';
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const MESSAGE = 'must be a hostname such as shop.example.com (no scheme, port or path)';
+
+/** A DNS name of at least two labels whose last is not numeric (so never an IP address). */
+function isHostname(host: string): boolean {
+  const labels = host.split('.');
+  return (
+    host.length <= 253 &&
+    labels.length >= 2 &&
+    labels.every((label) => LABEL.test(label)) &&
+    !/^\d+$/.test(labels.at(-1) ?? '')
+  );
+}
+
+/**
+ * A custom domain as stored: trimmed, lower-cased, an internationalised name in its ASCII (punycode)
+ * form, which is what browsers send in Host. Empty or null clears it. PUBLIC_URL's own host is
+ * refused: the shop dispatch would hand the platform's root to one store.
+ */
+export function parseCustomDomain(input: string | null, reservedHost?: string): string | null {
+  if (input === null || input.trim() === '') return null;
+  const typed = input.trim().toLowerCase();
+  // domainToASCII parses a URL's host (it would drop a path), so only a bare name reaches it.
+  const host = /^[\p{L}\p{N}.-]+$/u.test(typed) ? domainToASCII(typed) : '';
+  if (!isHostname(host)) {
+    throw invalidRequest(`custom_domain ${MESSAGE}`, [{ field: 'custom_domain', message: MESSAGE }]);
+  }
+  if (host === reservedHost) {
+    const message = 'is the address of this server itself';
+    throw invalidRequest(`custom_domain ${message}`, [{ field: 'custom_domain', message }]);
+  }
+  return host;
+}
+
+/**
+ * The hostname a Host header names: port stripped, lower-cased, a trailing dot dropped; undefined
+ * when it cannot be a custom domain (an IP address, a single label, garbage), so such requests
+ * never reach the database.
+ */
+export function hostOfHeader(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const host = header.trim().toLowerCase().replace(/:\d*$/, '').replace(/\.$/, '');
+  return isHostname(host) ? host : undefined;
+}
+
+/** How often the directory re-reads every custom domain, for changes made by other processes. */
+export const DOMAIN_REFRESH_MS = 30_000;
+
+/**
+ * Every active store's custom domain, in memory, so the CSRF check (synchronous, on every
+ * cookie-authenticated write) can ask "which origins does this store add?" without a query.
+ * Loaded when the app is built, re-read every DOMAIN_REFRESH_MS, and updated at once for
+ * a change this process makes; a change made by another process is seen within one refresh
+ * (docs/decisions.md). It holds one short string per store that has a domain.
+ */
+export class CustomDomainDirectory {
+  private byStore = new Map<string, { domain: string; slug: string }>();
+  /** domain → slug: the shop dispatch (synchronous, before routing) asks it for every request. */
+  private byDomain = new Map<string, string>();
+  /** Bumped by every load and local change: a load that started earlier must not overwrite them. */
+  private generation = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly load: () => Promise<{ id: string; slug: string; custom_domain: string | null }[]>,
+    private readonly log?: Logger,
+  ) {}
+
+  async refresh(): Promise<void> {
+    const generation = ++this.generation;
+    const rows = await this.load();
+    if (generation !== this.generation) return;
+    this.byStore = new Map(
+      rows.flatMap((r) =>
+        r.custom_domain ? [[r.id, { domain: r.custom_domain, slug: r.slug }] as const] : [],
+      ),
+    );
+    this.byDomain = new Map([...this.byStore.values()].map(({ domain, slug }) => [domain, slug]));
+  }
+
+  /**
+   * The first load, then a refresh every `intervalMs` until stop(). Not awaited: a database that is
+   * down at start must not stop the server starting (requests answer 503 until it is back); until
+   * the first load lands, only this process's own changes are known. A failed load keeps the list.
+   */
+  start(intervalMs = DOMAIN_REFRESH_MS): void {
+    this.stop();
+    const tick = () => {
+      this.refresh().catch((error) => this.log?.warn({ err: error }, 'could not load custom domains'));
+    };
+    tick();
+    this.timer = setInterval(tick, intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** This process changed a store's domain: known at once, whatever a load in flight read before. */
+  changed(storeId: string, slug: string, domain: string | null): void {
+    this.generation++;
+    const previous = this.byStore.get(storeId);
+    if (previous) this.byDomain.delete(previous.domain);
+    if (domain) {
+      this.byStore.set(storeId, { domain, slug });
+      this.byDomain.set(domain, slug);
+    } else this.byStore.delete(storeId);
+  }
+
+  domainOf(storeId: string): string | undefined {
+    return this.byStore.get(storeId)?.domain;
+  }
+
+  /** The slug of the active store whose custom domain this host name (lower-case, no port) is. */
+  slugOfDomain(host: string): string | undefined {
+    return this.byDomain.get(host);
+  }
+}

@@ -1,0 +1,95 @@
+import type { ReactNode } from 'react';
+import { type ShopContext, shopHref } from '../shop-context.js';
+
+export type AccountSection = 'orders' | 'addresses' | 'wishlist';
+
+const SECTIONS: { key: AccountSection; label: string; path: string }[] = [
+  { key: 'orders', label: 'Orders', path: '/account' },
+  { key: 'addresses', label: 'Addresses', path: '/account/addresses' },
+  { key: 'wishlist', label: 'Wishlist', path: '/account/wishlist' },
+];
+
+/** A message after a form: success as a polite status, a refusal as an alert (read out at once). */
+export function Notice({ kind, children }: { kind: 'success' | 'error'; children: ReactNode }) {
+  return kind === 'error' ? (
+    <p className="notice notice--error" role="alert">
+      {children}
+    </p>
+  ) : (
+    <p className="notice notice--success" role="status">
+      {children}
+    </p>
+  );
+}
+
+/**
+ * The signed-in account's pages: a heading, the sections as a navigation (the current one marked)
+ * with the sign-out button, and the page's content.
+ */
+export function AccountLayout({
+  shop,
+  section,
+  title,
+  email,
+  done,
+  children,
+}: {
+  shop: ShopContext;
+  section: AccountSection | undefined;
+  title: string;
+  email: string;
+  done?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="account">
+      <div className="account__head">
+        <div>
+          <h1>{title}</h1>
+          <p className="muted account__email">{`Signed in as ${email}`}</p>
+        </div>
+        <form method="post" action={shopHref(shop, '/account/sign-out')}>
+          <button type="submit" className="secondary">
+            Sign out
+          </button>
+        </form>
+      </div>
+      <nav className="account__nav" aria-label="Account">
+        <ul>
+          {SECTIONS.map((s) => (
+            <li key={s.key}>
+              <a href={shopHref(shop, s.path)} aria-current={s.key === section ? 'page' : undefined}>
+                {s.label}
+              </a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {done ? <Notice kind="success">{done}</Notice> : null}
+      <div className="account__body">{children}</div>
+    </div>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** `2026-11-26T…` as `Nov 26, 2026`. */
+export function formatDate(iso: string): string {
+  return dateFormat.format(new Date(iso));
+}
+
+/** `on_hold` as `On hold`. */
+export function statusLabel(status: string): string {
+  const words = status.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A status as a coloured pill; the colour follows how things stand for the shopper. */
+export function StatusPill({ status }: { status: string }) {
+  const tone = ['completed', 'paid', 'fulfilled'].includes(status)
+    ? 'good'
+    : ['cancelled', 'refunded', 'failed', 'voided'].includes(status)
+      ? 'bad'
+      : 'neutral';
+  return <span className={`pill pill--${tone}`}>{statusLabel(status)}</span>;
+}
