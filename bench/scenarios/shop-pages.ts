@@ -105,6 +105,10 @@ export const scenario: Scenario = {
         const j = seed % (i + 1);
         [slugs[i], slugs[j]] = [slugs[j] as string, slugs[i] as string];
       }
+      // React picks its build from NODE_ENV when first loaded: deployments set production (Dockerfile).
+      notes.push(
+        `React build: ${process.env.NODE_ENV === 'production' ? 'production' : `development (NODE_ENV ${process.env.NODE_ENV ?? 'unset'}): run with NODE_ENV=production for deployment figures`}`,
+      );
       notes.push(
         `catalogue: ${PRODUCTS} active products and ${imageRows} image rows (bench/lib/catalogue.ts, as storefront-products), then VACUUM ANALYZE`,
       );
