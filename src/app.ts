@@ -72,6 +72,7 @@ import {
   webhooksRoutes,
 } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService, wishlistRoutes } from './modules/wishlist/index.js';
+import { ChangeCounter } from './platform/change-counter.js';
 import type { Db } from './platform/db/database.js';
 import { createCursorCodec } from './platform/http/cursor.js';
 import { installCustomerAuth } from './platform/http/customer-auth.js';
@@ -154,17 +155,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await storage.close();
   });
   const stores = createStoresService(db, deps.logger, { publicUrl: config.publicUrl, watchDomains: true });
-  const inventory = createInventoryService(db);
+  // Bumped per store by the catalogue and stock services; the shop's page cache keys on it.
+  const catalogChanges = new ChangeCounter();
+  const inventory = createInventoryService(db, catalogChanges);
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,
     stores,
     inventory,
+    changes: catalogChanges,
     media: {
       rehostImages: (urls) => rehostImages(urls, { storage, fetch: imageFetch, logger: deps.logger }),
     },
   });
-  const categories = createCategoriesService(db);
+  const categories = createCategoriesService(db, catalogChanges);
   const discounts = createDiscountsService({
     db,
     stores,
@@ -345,6 +349,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     publicUrl: config.publicUrl,
     secureCookies,
     production: config.production,
+    catalogChanges,
     assets: loadShopAssets(undefined, (message) => deps.logger.warn(message)),
   });
 

@@ -7,6 +7,7 @@ import type { OrdersService } from '../modules/orders/index.js';
 import type { PaymentsService } from '../modules/payments/index.js';
 import type { StoresService } from '../modules/stores/index.js';
 import type { WishlistService } from '../modules/wishlist/index.js';
+import type { ChangeCounter } from '../platform/change-counter.js';
 import type { CustomerAuthOptions } from '../platform/http/customer-auth.js';
 import type { TrustedOrigins } from '../platform/http/same-origin.js';
 import type { ShopAssets } from './assets.js';
@@ -29,4 +30,8 @@ export interface ShopDeps {
   secureCookies: boolean;
   production: boolean;
   assets: ShopAssets;
+  /** Per-store versions of the catalogue, bumped by its services: keys of the page cache. */
+  catalogChanges: ChangeCounter;
+  /** How long a rendered public page is reused (page-cache.ts); 5 s by default, 0 disables. */
+  pageCacheTtlMs?: number;
 }

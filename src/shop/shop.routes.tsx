@@ -13,9 +13,11 @@ import { accountRoutes } from './routes/account.routes.js';
 import { accountListRoutes } from './routes/account-lists.routes.js';
 import { accountSignInRoutes } from './routes/account-sign-in.routes.js';
 import { cartRoutes } from './routes/cart.routes.js';
+import { catalogRoutes } from './routes/catalog.routes.js';
 import { checkoutRoutes } from './routes/checkout.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
 import { orderRoutes } from './routes/order.routes.js';
+import { seoRoutes } from './routes/seo.routes.js';
 import type { ShopContext } from './shop-context.js';
 import type { ShopDeps } from './shop-deps.js';
 
@@ -127,6 +129,8 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
       await shop.register(async (open) => {
         installPublicCaching(open);
         await homeRoutes(open, deps);
+        await catalogRoutes(open, deps);
+        await seoRoutes(open, deps);
       });
       await cartRoutes(shop, deps);
       await checkoutRoutes(shop, deps);

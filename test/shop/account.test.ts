@@ -1,77 +1,37 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { client, createProduct, UNLIMITED } from '../helpers/catalog-factories.js';
+import { UNLIMITED } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
-import { checkoutBody } from '../helpers/order-factories.js';
+import { type Shopper, shopAccountClient } from '../helpers/shop-account.js';
 import { type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp-catcher.js';
 
-/** The shop's account pages over HTTP: one-time-code sign-in with a real SMTP capture, then the pages. */
+/** The shop's one-time-code sign-in over HTTP, with the code read from a real SMTP capture. */
 let app: TestApp;
 let smtp: SmtpCatcher;
-let slug: string;
 let shop: string;
-let merchant: ReturnType<typeof client>;
-const ORIGIN = 'http://localhost:3000';
-let ipCounter = 0;
-/** Each sign-in speaks from its own client IP, so per-IP limits of one test do not leak into another. */
-const nextIp = () => `10.1.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
-let emailCounter = 0;
-const uniqueEmail = (tag: string) => `${tag}.${Date.now()}.${++emailCounter}@example.com`;
+let get: Shopper['get'];
+let post: Shopper['post'];
+let nextIp: Shopper['nextIp'];
+let uniqueEmail: Shopper['uniqueEmail'];
+let requestCode: (email: string, base?: string, ip?: string) => ReturnType<Shopper['requestCode']>;
+let signIn: (email?: string, base?: string) => ReturnType<Shopper['signIn']>;
 
 beforeAll(async () => {
   smtp = await startSmtpCatcher();
-  app = await buildTestApp({ config: { ...UNLIMITED, smtpUrl: smtp.url, publicUrl: ORIGIN } });
+  app = await buildTestApp({
+    config: { ...UNLIMITED, smtpUrl: smtp.url, publicUrl: 'http://localhost:3000' },
+  });
   const store = await createStoreWithKey(app);
-  slug = store.store.slug;
-  shop = `/shop/${slug}`;
-  merchant = client(app, store.key);
+  shop = `/shop/${store.store.slug}`;
+  const shopper = shopAccountClient(app, smtp);
+  ({ get, post, nextIp, uniqueEmail } = shopper);
+  requestCode = (email, base = shop, ip) => shopper.requestCode(base, email, ip);
+  signIn = (email, base = shop) => shopper.signIn(base, email);
 });
 afterAll(async () => {
   await app?.close();
   await smtp?.close();
 });
-
-const get = (url: string, cookie?: string) =>
-  app.server.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
-
-function post(
-  url: string,
-  fields: Record<string, string>,
-  options: { cookie?: string; origin?: string | null; ip?: string } = {},
-) {
-  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
-  if (options.origin !== null) headers.origin = options.origin ?? ORIGIN;
-  if (options.cookie) headers.cookie = options.cookie;
-  return app.server.inject({
-    method: 'POST',
-    url,
-    headers,
-    payload: new URLSearchParams(fields).toString(),
-    remoteAddress: options.ip ?? '10.9.9.9',
-  });
-}
-
-/** Asks for a code through the sign-in page and reads it from the e-mail that arrives. */
-async function requestCode(email: string, base = shop, ip = nextIp()) {
-  const before = smtp.messages.length;
-  const res = await post(`${base}/account/sign-in`, { email }, { ip });
-  expect(res.statusCode, res.body).toBe(303);
-  await smtp.waitFor((m) => smtp.messages.indexOf(m) >= before && (m.to ?? '').includes(email));
-  const mail = smtp.messages.filter((m) => (m.to ?? '').includes(email)).at(-1);
-  const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
-  if (!code) throw new Error('no code in the mail');
-  return { code, res };
-}
-
-/** Signs in through the pages; the session cookie as a Cookie header. */
-async function signIn(email = uniqueEmail('shopper'), base = shop) {
-  const ip = nextIp();
-  const { code } = await requestCode(email, base, ip);
-  const res = await post(`${base}/account/verify`, { email, code }, { ip });
-  expect(res.statusCode, res.body).toBe(303);
-  const cookie = String(res.headers['set-cookie']).split(';')[0] as string;
-  return { email, cookie, res };
-}
 
 describe('one-time-code sign-in pages', () => {
   it('signed out, the account redirects to the sign-in page, which asks for an e-mail', async () => {
@@ -140,6 +100,22 @@ describe('one-time-code sign-in pages', () => {
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['retry-after']).toBe('900');
     expect(limited.body).toContain('Too many attempts. Please wait 15 minutes and try again.');
+  });
+
+  it('"Send a new code" mails another code, says so, and the newest code signs in', async () => {
+    const email = uniqueEmail('again');
+    const ip = nextIp();
+    await requestCode(email, shop, ip);
+    const before = smtp.messages.length;
+    const again = await post(`${shop}/account/sign-in`, { email, again: '1' }, { ip });
+    expect(again.statusCode).toBe(303);
+    expect(again.headers.location).toBe(`${shop}/account/verify?email=${encodeURIComponent(email)}&again=1`);
+    expect((await get(again.headers.location as string)).body).toContain('A new code is on its way');
+    const mail = await smtp.waitFor(
+      (m) => smtp.messages.indexOf(m) >= before && (m.to ?? '').includes(email),
+    );
+    const code = mail.text.match(/\b(\d{6})\b/)?.[1] as string;
+    expect((await post(`${shop}/account/verify`, { email, code }, { ip })).statusCode).toBe(303);
   });
 
   it('five wrong codes kill the code, and the page says to request a new one', async () => {
@@ -223,5 +199,34 @@ describe('one-time-code sign-in pages', () => {
     expect(after.statusCode).toBe(303);
     const me = await app.server.inject({ method: 'GET', url: '/api/customer/me', headers: { cookie } });
     expect(me.statusCode).toBe(401);
+  });
+
+  it('marks the session cookie Secure when the shop is served over https', async () => {
+    const secure = await buildTestApp({
+      config: { ...UNLIMITED, smtpUrl: smtp.url, publicUrl: 'https://shop.example' },
+    });
+    try {
+      const store = await createStoreWithKey(secure);
+      const base = `/shop/${store.store.slug}`;
+      const httpsShopper = shopAccountClient(secure, smtp);
+      const origin = 'https://shop.example';
+      const email = uniqueEmail('secure');
+      const before = smtp.messages.length;
+      const sent = await httpsShopper.post(`${base}/account/sign-in`, { email }, { origin, ip: nextIp() });
+      expect(sent.statusCode).toBe(303);
+      const mail = await smtp.waitFor(
+        (m) => smtp.messages.indexOf(m) >= before && (m.to ?? '').includes(email),
+      );
+      const code = mail.text.match(/\b(\d{6})\b/)?.[1] as string;
+      const res = await httpsShopper.post(
+        `${base}/account/verify`,
+        { email, code },
+        { origin, ip: nextIp() },
+      );
+      expect(res.statusCode).toBe(303);
+      expect(String(res.headers['set-cookie'])).toMatch(/^emporium_session=cs_[^;]+; .*Secure/);
+    } finally {
+      await secure.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
@@ -9,7 +10,8 @@ import type { CategoryCreateBody, CategoryUpdateBody } from './catalog.schemas.j
 import * as repo from './categories.repository.js';
 import { slugify } from './slug.js';
 
-export function createCategoriesService(db: Db) {
+/** `changes` is bumped per store after each committed change (shop pages list the categories). */
+export function createCategoriesService(db: Db, changes?: ChangeCounter) {
   async function requireParent(storeId: string, parentId: string | null | undefined, selfId?: string) {
     if (parentId == null) return;
     const found = isUuid(parentId) ? await repo.findCategory(db, storeId, parentId) : undefined;
@@ -69,6 +71,7 @@ export function createCategoriesService(db: Db) {
           updated_at: now,
         }),
       );
+      changes?.bump(ctx.storeId);
       return requireCategory(ctx.storeId, id);
     },
 
@@ -80,11 +83,13 @@ export function createCategoriesService(db: Db) {
         ...(input.name !== undefined ? { name: input.name.trim() } : {}),
         updated_at: new Date(),
       });
+      changes?.bump(ctx.storeId);
       return requireCategory(ctx.storeId, id);
     },
 
     async remove(ctx: RequestContext, id: string) {
       if (!isUuid(id) || !(await repo.deleteCategory(db, ctx.storeId, id))) throw notFound('category');
+      changes?.bump(ctx.storeId);
     },
   };
 }

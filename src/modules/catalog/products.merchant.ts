@@ -1,4 +1,5 @@
 import type { Static } from 'typebox';
+import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import type { CreatedKey } from '../../platform/db/keyset.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -35,11 +36,14 @@ export function createMerchantProducts({
   stores,
   inventory,
   media,
+  changes,
 }: {
   db: Db;
   stores: StoresService;
   inventory: InventoryService;
   media: ImageRehoster;
+  /** Bumped after each committed change, so caches of shop pages drop the store's (see ChangeCounter). */
+  changes?: ChangeCounter;
 }) {
   const { resolveMedia } = createProductMedia(media);
   const { setLevel, syncVariants } = createVariantSync(inventory);
@@ -168,6 +172,7 @@ export function createMerchantProducts({
           await recordIdempotentResource(tx, ctx.idempotency, { type: 'product', id });
           return id;
         });
+        changes?.bump(storeId);
         return get(ctx, id);
       } catch (error) {
         await hosted.discard();
@@ -254,11 +259,13 @@ export function createMerchantProducts({
         await hosted?.discard();
         throw error;
       }
+      changes?.bump(storeId);
       return get(ctx, id);
     },
 
     async remove(ctx: RequestContext, id: string) {
       if (!isUuid(id) || !(await repo.deleteProduct(db, ctx.storeId, id))) throw notFound('product');
+      changes?.bump(ctx.storeId);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db } from '../../platform/db/database.js';
 import type { InventoryService } from '../inventory/index.js';
 import type { StoresService } from '../stores/index.js';
@@ -17,6 +18,8 @@ export interface ProductsDeps {
   media: ImageRehoster;
   /** How long a storefront list total is reused (see storefrontPage); 5 s by default, 0 disables. */
   storefrontTotalTtlMs?: number;
+  /** Bumped per store when its products change (the shop's page cache keys on it). */
+  changes?: ChangeCounter;
 }
 
 /**
@@ -30,9 +33,10 @@ export function createProductsService({
   inventory,
   media,
   storefrontTotalTtlMs = 5_000,
+  changes,
 }: ProductsDeps) {
   return {
-    ...createMerchantProducts({ db, stores, inventory, media }),
+    ...createMerchantProducts({ db, stores, inventory, media, changes }),
     ...createStorefrontProducts({ db, storefrontTotalTtlMs }),
     ...createProductLookups(db),
   };

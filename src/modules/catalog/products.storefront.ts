@@ -6,6 +6,7 @@ import { currencyDecimals } from '../../platform/money.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { productPageForStorefront, productSummaryForStorefront } from './catalog.serializers.js';
 import * as repo from './products.repository.js';
+import { activeProductUrls } from './sitemap.repository.js';
 
 /** The storefront's reads: active products only. */
 export function createStorefrontProducts({
@@ -85,6 +86,13 @@ export function createStorefrontProducts({
       );
       return { data: rows.map((r) => productSummaryForStorefront(r, images.get(r.id), decimals)), total };
     },
+
+    /** The number of active products (exact: the sitemap splits into files by it). */
+    storefrontCount: (storeId: string) => repo.countProducts(db, storeId, { status: 'active' }),
+
+    /** Slugs and last changes of active products, oldest first, for the sitemap. */
+    storefrontSitemap: (storeId: string, page: { offset: number; limit: number }) =>
+      activeProductUrls(db, storeId, page),
 
     async storefrontProduct(store: { id: string; currency: string }, slug: string) {
       const row = await repo.findProductBySlug(db, store.id, slug, 'active');

@@ -1,3 +1,4 @@
+import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
@@ -34,7 +35,11 @@ export interface StockChangeResult {
   product: repo.ProductLevel;
 }
 
-export function createInventoryService(db: Db) {
+/**
+ * `changes` is bumped per store at every stock change (inside the caller's transaction, and again
+ * after the merchant's own adjustments commit), so caches of shop pages drop that store's pages.
+ */
+export function createInventoryService(db: Db, changes?: ChangeCounter) {
   async function recordStockEvents(
     tx: Executor,
     storeId: string,
@@ -77,6 +82,7 @@ export function createInventoryService(db: Db) {
   async function applyChange(tx: Tx, storeId: string, change: StockChange): Promise<StockChangeResult> {
     if (!Number.isInteger(change.delta) || change.delta === 0)
       throw invalidRequest('adjustment must be a non-zero integer');
+    changes?.bump(storeId);
     const note = { id: newId(), reason: change.reason ?? null, source: change.source };
     const events = change.events !== false;
     if (change.variantId) {
@@ -196,7 +202,7 @@ export function createInventoryService(db: Db) {
       id: string,
       input: { type: InventoryType; adjustment: number; reason?: string },
     ) {
-      return inTransaction(db, async (tx) => {
+      const adjusted = await inTransaction(db, async (tx) => {
         const before = await view(tx, ctx.storeId, id, input.type);
         if (input.type === 'product' && before.variant_count > 0) {
           throw invalidRequest(
@@ -220,6 +226,8 @@ export function createInventoryService(db: Db) {
           stock_status: after.stock_status,
         };
       });
+      changes?.bump(ctx.storeId);
+      return adjusted;
     },
 
     async history(ctx: RequestContext, productId: string, limit = 50) {

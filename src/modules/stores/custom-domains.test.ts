@@ -67,8 +67,9 @@ describe('hostOfHeader', () => {
 describe('CustomDomainDirectory', () => {
   /** A load the test finishes when it wants, answering the rows it is given then. */
   function controlledLoads() {
-    const pending: ((rows: { id: string; custom_domain: string | null }[]) => void)[] = [];
-    const load = () => new Promise<{ id: string; custom_domain: string | null }[]>((r) => pending.push(r));
+    const pending: ((rows: { id: string; slug: string; custom_domain: string | null }[]) => void)[] = [];
+    const load = () =>
+      new Promise<{ id: string; slug: string; custom_domain: string | null }[]>((r) => pending.push(r));
     return { load, pending };
   }
 
@@ -77,24 +78,28 @@ describe('CustomDomainDirectory', () => {
     const directory = new CustomDomainDirectory(load);
     const refreshed = directory.refresh();
     pending[0]?.([
-      { id: 's1', custom_domain: 'one.example' },
-      { id: 's2', custom_domain: null },
+      { id: 's1', slug: 'one', custom_domain: 'one.example' },
+      { id: 's2', slug: 'two', custom_domain: null },
     ]);
     await refreshed;
     expect(directory.domainOf('s1')).toBe('one.example');
     expect(directory.domainOf('s2')).toBeUndefined();
+    expect(directory.slugOfDomain('one.example')).toBe('one');
   });
 
   it("a load that started before this process's change cannot undo it", async () => {
     const { load, pending } = controlledLoads();
     const directory = new CustomDomainDirectory(load);
     const stale = directory.refresh();
-    directory.changed('s1', 'new.example');
-    pending[0]?.([{ id: 's1', custom_domain: 'old.example' }]);
+    directory.changed('s1', 'one', 'new.example');
+    pending[0]?.([{ id: 's1', slug: 'one', custom_domain: 'old.example' }]);
     await stale;
     expect(directory.domainOf('s1')).toBe('new.example');
-    directory.changed('s1', null);
+    expect(directory.slugOfDomain('new.example')).toBe('one');
+    expect(directory.slugOfDomain('old.example')).toBeUndefined();
+    directory.changed('s1', 'one', null);
     expect(directory.domainOf('s1')).toBeUndefined();
+    expect(directory.slugOfDomain('new.example')).toBeUndefined();
   });
 
   it('an older load finishing after a newer one is dropped', async () => {
@@ -102,9 +107,9 @@ describe('CustomDomainDirectory', () => {
     const directory = new CustomDomainDirectory(load);
     const older = directory.refresh();
     const newer = directory.refresh();
-    pending[1]?.([{ id: 's1', custom_domain: 'newer.example' }]);
+    pending[1]?.([{ id: 's1', slug: 'one', custom_domain: 'newer.example' }]);
     await newer;
-    pending[0]?.([{ id: 's1', custom_domain: 'older.example' }]);
+    pending[0]?.([{ id: 's1', slug: 'one', custom_domain: 'older.example' }]);
     await older;
     expect(directory.domainOf('s1')).toBe('newer.example');
   });
@@ -114,7 +119,7 @@ describe('CustomDomainDirectory', () => {
     const directory = new CustomDomainDirectory(async () => {
       calls++;
       if (calls === 2) throw new Error('database down');
-      return [{ id: 's1', custom_domain: `v${calls}.example` }];
+      return [{ id: 's1', slug: 'one', custom_domain: `v${calls}.example` }];
     });
     directory.start(20);
     await expect.poll(() => calls).toBeGreaterThanOrEqual(3);

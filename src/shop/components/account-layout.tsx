@@ -4,7 +4,7 @@ import { type ShopContext, shopHref } from '../shop-context.js';
 export type AccountSection = 'orders' | 'addresses' | 'wishlist';
 
 const SECTIONS: { key: AccountSection; label: string; path: string }[] = [
-  { key: 'orders', label: 'Orders & details', path: '/account' },
+  { key: 'orders', label: 'Orders', path: '/account' },
   { key: 'addresses', label: 'Addresses', path: '/account/addresses' },
   { key: 'wishlist', label: 'Wishlist', path: '/account/wishlist' },
 ];

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 import { AccountLayout, Notice } from '../components/account-layout.js';
 import { Frame } from '../components/frame.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
@@ -42,8 +42,7 @@ function AddressCard({ shop, address }: { shop: ShopContext; address: SavedAddre
             <br />
           </>
         ) : null}
-        {address.postal_code} {address.city}
-        {address.region ? `, ${address.region}` : null}
+        {`${address.city}${address.region ? `, ${address.region}` : ''} ${address.postal_code}`}
         <br />
         {address.country}
         {address.phone ? (
@@ -67,17 +66,20 @@ function Field({
   label,
   name,
   form,
+  hint,
   ...input
 }: {
   id: string;
   label: string;
   name: keyof AddressForm;
   form: AddressForm;
+  hint?: ReactNode;
 } & Omit<InputHTMLAttributes<HTMLInputElement>, 'form'>) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input id={id} name={name} defaultValue={form[name]} {...input} />
+      {hint ? <span className="muted field__hint">{hint}</span> : null}
     </div>
   );
 }
@@ -121,16 +123,6 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
           autoComplete="address-level2"
         />
         <Field
-          id="address-region"
-          label="State or region (optional)"
-          name="region"
-          form={form}
-          maxLength={100}
-          autoComplete="address-level1"
-        />
-      </div>
-      <div className="form-row">
-        <Field
           id="address-postal-code"
           label="Postal code"
           name="postalCode"
@@ -139,9 +131,19 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
           maxLength={20}
           autoComplete="postal-code"
         />
+      </div>
+      <div className="form-row">
+        <Field
+          id="address-region"
+          label="Region (optional)"
+          name="region"
+          form={form}
+          maxLength={100}
+          autoComplete="address-level1"
+        />
         <Field
           id="address-country"
-          label="Country code (2 letters, e.g. US)"
+          label="Country code"
           name="country"
           form={form}
           required
@@ -149,7 +151,8 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
           maxLength={2}
           pattern="[A-Za-z]{2}"
           autoComplete="country"
-          className="input--short"
+          aria-describedby="address-country-hint"
+          hint={<span id="address-country-hint">2 letters, like US, GB or FR</span>}
         />
       </div>
       <Field

@@ -80,12 +80,30 @@ export function AccountOrderPage({ shop, order }: { shop: ShopContext; order: Ac
         <p>
           <a href={shopHref(shop, '/account')}>← All your orders</a>
         </p>
-        <p className="order-status">
-          Placed {formatDate(order.createdAt)} <StatusPill status={order.status} />{' '}
-          <span className="visually-hidden">Payment: </span>
-          <StatusPill status={order.paymentStatus} /> <span className="visually-hidden">Delivery: </span>
-          <StatusPill status={order.fulfillmentStatus} />
-        </p>
+        <dl className="order-status">
+          <div>
+            <dt>Placed</dt>
+            <dd>{formatDate(order.createdAt)}</dd>
+          </div>
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <StatusPill status={order.status} />
+            </dd>
+          </div>
+          <div>
+            <dt>Payment</dt>
+            <dd>
+              <StatusPill status={order.paymentStatus} />
+            </dd>
+          </div>
+          <div>
+            <dt>Delivery</dt>
+            <dd>
+              <StatusPill status={order.fulfillmentStatus} />
+            </dd>
+          </div>
+        </dl>
         <div className="order-detail">
           <section className="card" aria-labelledby="order-items">
             <h2 id="order-items">Items</h2>
@@ -141,8 +159,7 @@ export function AccountOrderPage({ shop, order }: { shop: ShopContext; order: Ac
                       <br />
                     </>
                   ) : null}
-                  {address.postalCode} {address.city}
-                  {address.region ? `, ${address.region}` : null}
+                  {`${address.city}${address.region ? `, ${address.region}` : ''} ${address.postalCode}`}
                   <br />
                   {address.country}
                 </address>

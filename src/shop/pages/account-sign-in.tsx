@@ -25,7 +25,7 @@ export function SignInPage({
       <section className="auth-card">
         <h1>Sign in</h1>
         <p className="muted">
-          Enter your e-mail address and we will send you a 6-digit code. No password needed; new shoppers get
+          Enter your e-mail address and we will send you a 6‑digit code. No password needed; new shoppers get
           an account the first time they sign in.
         </p>
         {error ? <Notice kind="error">{error}</Notice> : null}
@@ -61,11 +61,14 @@ export function VerifyPage({
   email,
   error,
   returnPath,
+  resent,
 }: {
   shop: ShopContext;
   email: string;
   error?: string;
   returnPath?: string;
+  /** Came from "Send a new code": say that a new one is on its way. */
+  resent?: boolean;
 }) {
   const back = `/account/sign-in${returnPath ? `?return=${encodeURIComponent(returnPath)}` : ''}`;
   return (
@@ -73,9 +76,12 @@ export function VerifyPage({
       <section className="auth-card">
         <h1>Check your e-mail</h1>
         <p>
-          If <strong>{email}</strong> can receive mail, a 6-digit code is on its way. It is valid for 10
+          If <strong>{email}</strong> can receive mail, a 6‑digit code is on its way. It is valid for 10
           minutes.
         </p>
+        {resent && !error ? (
+          <Notice kind="success">A new code is on its way; use the newest one.</Notice>
+        ) : null}
         {error ? <Notice kind="error">{error}</Notice> : null}
         <form method="post" action={shopHref(shop, '/account/verify')}>
           <input type="hidden" name="email" value={email} />
@@ -109,6 +115,7 @@ export function VerifyPage({
         <div className="auth-card__more">
           <form method="post" action={shopHref(shop, '/account/sign-in')}>
             <input type="hidden" name="email" value={email} />
+            <input type="hidden" name="again" value="1" />
             <ReturnField returnPath={returnPath} />
             <button type="submit" className="link-button">
               Send a new code

@@ -39,10 +39,10 @@ function OrderList({ shop, orders }: { shop: ShopContext; orders: AccountOrderSu
         <li key={order.orderNumber} className="order-row">
           <div className="order-row__main">
             <a className="order-row__link" href={shopHref(shop, `/account/orders/${order.orderNumber}`)}>
-              Order #{order.orderNumber}
+              {`Order #${order.orderNumber}`}
             </a>
             <span className="muted">
-              {formatDate(order.createdAt)} · {order.itemCount} item{order.itemCount === 1 ? '' : 's'}
+              {`${formatDate(order.createdAt)} · ${order.itemCount} item${order.itemCount === 1 ? '' : 's'}`}
             </span>
           </div>
           <dl className="order-row__facts">
@@ -81,9 +81,7 @@ function Pagination({ shop, page, pages }: { shop: ShopContext; page: number; pa
       ) : (
         <span />
       )}
-      <span className="muted">
-        Page {page} of {pages}
-      </span>
+      <span className="muted">{`Page ${page} of ${pages}`}</span>
       {page < pages ? (
         <a href={href(page + 1)} rel="next">
           Older orders

@@ -117,6 +117,20 @@ export async function accountListRoutes(app: FastifyInstance, deps: ShopDeps) {
     return sendPage(reply, <AccountWishlistPage shop={shop} data={data} />, { cache: 'private' });
   });
 
+  // For the product page's script (client/wishlist.ts): whether this shopper saved the product.
+  // Answers signed-out shoppers too (200, not 401), so the script costs no failed request.
+  app.get('/account/wishlist/state', async (request, reply) => {
+    const shop = shopOf(request);
+    const productId = String((request.query as { productId?: unknown }).productId ?? '').slice(0, 100);
+    const customer = await shopCustomerOf(request, reply, shop.store.id, deps);
+    const wishlisted = customer
+      ? (await deps.wishlist.check(shop.store.id, customer.customerId, productId)).wishlisted
+      : false;
+    return reply
+      .header('cache-control', 'private, no-store')
+      .send({ signedIn: Boolean(customer), wishlisted });
+  });
+
   // "Save to wishlist" on a product page. Adding is idempotent (a second press keeps it saved);
   // signed out, the sign-in brings the shopper back to the product to press it again.
   app.post('/account/wishlist', async (request, reply) => {

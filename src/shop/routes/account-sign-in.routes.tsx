@@ -8,7 +8,7 @@ import { shopCustomerOf } from '../session.js';
 import { shopHref, shopOf } from '../shop-context.js';
 import type { ShopDeps } from '../shop-deps.js';
 
-type Query = { email?: string; return?: string };
+type Query = { email?: string; return?: string; again?: string };
 
 /** A refusal's status and headers (Retry-After of a rate limit) on the page that shows it. */
 function refused(reply: FastifyReply, error: AppError) {
@@ -46,7 +46,11 @@ export async function accountSignInRoutes(app: FastifyInstance, deps: ShopDeps) 
     const store = await deps.stores.getStore(shop.store.id);
     const sent = await attempt(() => deps.accounts.requestCode(store, email, request.ip));
     if (!sent.ok) return page(refused(reply, sent.error), shopperMessage(sent.error));
-    const query = new URLSearchParams({ email, ...(returnPath ? { return: returnPath } : {}) });
+    const query = new URLSearchParams({
+      email,
+      ...(returnPath ? { return: returnPath } : {}),
+      ...(form.again === '1' ? { again: '1' } : {}),
+    });
     return reply.redirect(shopHref(shop, `/account/verify?${query}`), 303);
   });
 
@@ -56,9 +60,11 @@ export async function accountSignInRoutes(app: FastifyInstance, deps: ShopDeps) 
     const returnPath = safeReturnPath(query.return);
     const email = typeof query.email === 'string' ? query.email.trim() : undefined;
     if (!isEmail(email)) return reply.redirect(shopHref(shop, '/account/sign-in'), 303);
-    return sendPage(reply, <VerifyPage shop={shop} email={email} returnPath={returnPath} />, {
-      cache: 'private',
-    });
+    return sendPage(
+      reply,
+      <VerifyPage shop={shop} email={email} returnPath={returnPath} resent={query.again === '1'} />,
+      { cache: 'private' },
+    );
   });
 
   app.post('/account/verify', async (request, reply) => {
