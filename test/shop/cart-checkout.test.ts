@@ -221,6 +221,36 @@ describe('the cart', () => {
   });
 });
 
+describe('the cart on a custom domain', () => {
+  it('scopes the cookie to / there, and redirects on that domain', async () => {
+    const domain = `cart-${slug}.example.com`;
+    await app.services.stores.updateSettings(storeId, { custom_domain: domain });
+    try {
+      const send = (
+        method: 'GET' | 'POST',
+        url: string,
+        headers: Record<string, string> = {},
+        payload?: string,
+      ) => app.server.inject({ method, url, headers: { host: domain, ...headers }, payload });
+      const added = await send(
+        'POST',
+        '/cart/items',
+        { origin: `http://${domain}`, 'content-type': 'application/x-www-form-urlencoded' },
+        `productId=${mug.id}&quantity=1`,
+      );
+      expect(added.statusCode, added.body).toBe(303);
+      expect(added.headers.location).toBe('/cart');
+      const cookie = String(added.headers['set-cookie']);
+      expect(cookie).toMatch(/^emporium_cart=[\w-]{32}; Path=\/; HttpOnly; SameSite=Lax/);
+      const cart = await send('GET', '/cart', { cookie: cookie.split(';')[0] ?? '' });
+      expect(textOf(cart.body)).toContain('Enamel Mug');
+      expect(cart.body).toContain('href="/checkout"');
+    } finally {
+      await app.services.stores.updateSettings(storeId, { custom_domain: null });
+    }
+  });
+});
+
 describe('checkout', () => {
   it('sends an empty cart back to the cart page', async () => {
     const res = await shopBrowser(app).get(shopPath('/checkout'));
