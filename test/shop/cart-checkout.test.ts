@@ -135,7 +135,8 @@ describe('the cart', () => {
     expect(text).toContain('Your cart is empty.');
 
     const silly = await shopper.post(shopPath(`/cart/items/${mugLine}`), { quantity: 'lots' });
-    expect([303, 400]).toContain(silly.statusCode);
+    expect(silly.statusCode).toBe(400);
+    expect(textOf(silly.body)).toContain('Enter a quantity from 0 to 10,000 (0 removes the item).');
   });
 
   it('refuses an out-of-stock variant, more than the stock, a draft and a product without its option, saying why', async () => {
@@ -164,6 +165,12 @@ describe('the cart', () => {
     expect(textOf(noSize.body)).toContain('choose its options (such as size or colour) first.');
     const nothing = await shopper.post(shopPath('/cart/items'), { quantity: '1' });
     expect(nothing.statusCode).toBe(400);
+    const garbage = await shopper.post(shopPath('/cart/items'), { productId: 'not-an-id', quantity: '1' });
+    expect(garbage.statusCode).toBe(400);
+    expect(textOf(garbage.body)).toContain('it is not for sale.');
+    const wrongVariant = await addToCart(shopper, mug.id, 1, variant('S'));
+    expect(wrongVariant.statusCode).toBe(400);
+    expect(textOf(wrongVariant.body)).toContain('that option is not available.');
     expect(await stockOf(shirt.variants[1]?.id ?? '', 'variant')).toBe(0);
   });
 
