@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { UNLIMITED } from '../helpers/catalog-factories.js';
@@ -93,6 +94,13 @@ describe('custom domain in the store settings', () => {
     for (const host of ['a-store.example', 'other.example', 'localhost:3000', '127.0.0.1', '[::1]:80', '']) {
       expect(await stores.findActiveStoreByDomain(host), host).toBeUndefined();
     }
+  });
+
+  it('a disabled store answers on its domain no more', async () => {
+    const { store } = await createStoreWithKey(app);
+    await app.services.stores.updateSettings(store.id, { custom_domain: 'closed.example' });
+    await sql`UPDATE stores SET status = 'disabled' WHERE id = ${store.id}`.execute(app.database.db);
+    expect(await app.services.stores.findActiveStoreByDomain('closed.example')).toBeUndefined();
   });
 
   it.each([

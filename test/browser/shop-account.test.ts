@@ -25,7 +25,7 @@ describe.skipIf(!hasChromium())('shop account in Chromium', () => {
   let page: Page;
   const pageErrors: string[] = [];
   let order: { id: string; orderNumber: string };
-  let productId: string;
+  let apronSlug: string;
 
   beforeAll(async () => {
     const port = await freePort();
@@ -44,7 +44,7 @@ describe.skipIf(!hasChromium())('shop account in Chromium', () => {
     await setPricing(app, store.store.id, { shipping_flat_rate: 500, tax_rate_bps: 1000 });
     const mug = await createProduct(api, { name: 'Enamel Mug', price: '12.50', inventory: 20 });
     const apron = await createProduct(api, { name: 'Linen Apron', price: '24.00', inventory: 5 });
-    productId = apron.id;
+    apronSlug = apron.slug;
     const placed = await client(app).post(
       `/api/storefront/${store.store.slug}/checkout`,
       checkoutBody(
@@ -183,24 +183,22 @@ describe.skipIf(!hasChromium())('shop account in Chromium', () => {
     expect(await page.locator('.address-card').count()).toBe(1);
   });
 
-  it('shows the wishlist with a saved product and removes it', async () => {
-    // As the product page's "Save to wishlist" form posts it (same origin, the session cookie).
-    const saved = await page.evaluate(
-      async ([url, id]) => {
-        const res = await fetch(url as string, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ productId: id as string }).toString(),
-        });
-        return res.url;
-      },
-      [`${shop}/account/wishlist`, productId],
-    );
-    expect(saved).toContain('/account/wishlist?done=wishlist-added');
-    await page.goto(saved);
+  it('saves a product from its page; the page then says it is saved; the wishlist removes it', async () => {
+    await page.goto(`${shop}/products/${apronSlug}`);
+    await heading('Linen Apron').waitFor();
+    await page.getByRole('button', { name: 'Save to wishlist' }).click();
     await heading('Your wishlist').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Saved to your wishlist.' }).waitFor();
     await page.getByRole('link', { name: 'Linen Apron' }).waitFor();
     await photograph('wishlist');
+
+    // Back on the (publicly cached) product page, its script asks and shows the saved state.
+    await page.goto(`${shop}/products/${apronSlug}`);
+    await page.getByRole('button', { name: 'Saved to your wishlist' }).waitFor();
+    await photograph('product-saved');
+    await page.getByRole('link', { name: 'See your wishlist' }).click();
+    await heading('Your wishlist').waitFor();
+
     await page.getByRole('button', { name: 'Remove Linen Apron' }).click();
     await page.getByRole('status').filter({ hasText: 'Removed from your wishlist.' }).waitFor();
     await page.getByText('Nothing saved yet').waitFor();
@@ -215,6 +213,22 @@ describe.skipIf(!hasChromium())('shop account in Chromium', () => {
     expect((await browser.context.cookies()).find((c) => c.name === 'emporium_session')).toBeUndefined();
     await page.goto(`${shop}/account`);
     await heading('Sign in').waitFor();
+  });
+
+  it('signed out, "Save to wishlist" signs in first and comes back to the product', async () => {
+    await page.goto(`${shop}/products/${apronSlug}`);
+    await page.getByRole('button', { name: 'Save to wishlist' }).click();
+    await heading('Sign in').waitFor();
+    expect(new URL(page.url()).searchParams.get('return')).toBe(`/products/${apronSlug}`);
+    const before = smtp.messages.length;
+    await page.getByLabel('E-mail address').fill(EMAIL);
+    await page.getByLabel('E-mail address').press('Enter');
+    await heading('Check your e-mail').waitFor();
+    await page.keyboard.type(await codeFor(EMAIL, before));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${shop}/products/${apronSlug}`);
+    await page.getByRole('button', { name: 'Save to wishlist' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved to your wishlist.' }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

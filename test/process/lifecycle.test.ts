@@ -124,6 +124,9 @@ describe.runIf(embedded)('an embedded installation, from first start to crashes 
     expect(block[0]).toContain('Emporium created a demo store on first start');
     // The shop first: it is what a person opens.
     expect(block[1]).toMatch(new RegExp(`shop: +http://localhost:${server.port}/shop/demo/$`));
+    const shop = await server.fetch('/shop/demo/');
+    expect(shop.status).toBe(200);
+    expect(await shop.text()).toContain('Demo Store');
     expect(block[2]).toMatch(new RegExp(`admin: +http://localhost:${server.port}/admin$`));
     expect(block[3]).toMatch(/login: +admin@demo\.local \/ \S{12,}$/);
     demoKey = demoKeyOf(server);

@@ -229,4 +229,44 @@ describe('one-time-code sign-in pages', () => {
       await secure.close();
     }
   });
+
+  it("on a store's own domain: links without /shop/{slug}, and `return` still cannot leave the site", async () => {
+    const domain = `account-${Date.now()}.example.com`;
+    const store = await createStoreWithKey(app);
+    await app.services.stores.updateSettings(store.store.id, { custom_domain: domain });
+    const origin = `https://${domain}`;
+    const form = (url: string, fields: Record<string, string>, ip: string) =>
+      app.server.inject({
+        method: 'POST',
+        url,
+        headers: { host: domain, origin, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams(fields).toString(),
+        remoteAddress: ip,
+      });
+    const page = await app.server.inject({
+      method: 'GET',
+      url: '/account/sign-in',
+      headers: { host: domain },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('action="/account/sign-in"');
+    for (const [back, expected] of [
+      ['//evil.example/', '/account'],
+      ['/products/lamp', '/products/lamp'],
+    ] as const) {
+      const email = uniqueEmail('domain');
+      const ip = nextIp();
+      const before = smtp.messages.length;
+      const sent = await form('/account/sign-in', { email, return: back }, ip);
+      expect(sent.statusCode, sent.body).toBe(303);
+      expect(sent.headers.location).toMatch(/^\/account\/verify\?/);
+      const mail = await smtp.waitFor(
+        (m) => smtp.messages.indexOf(m) >= before && (m.to ?? '').includes(email),
+      );
+      const code = mail.text.match(/\b(\d{6})\b/)?.[1] as string;
+      const res = await form('/account/verify', { email, code, return: back }, ip);
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe(expected);
+    }
+  });
 });

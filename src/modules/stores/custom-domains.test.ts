@@ -67,9 +67,9 @@ describe('hostOfHeader', () => {
 describe('CustomDomainDirectory', () => {
   /** A load the test finishes when it wants, answering the rows it is given then. */
   function controlledLoads() {
-    const pending: ((rows: { id: string; slug: string; custom_domain: string | null }[]) => void)[] = [];
-    const load = () =>
-      new Promise<{ id: string; slug: string; custom_domain: string | null }[]>((r) => pending.push(r));
+    type Row = { id: string; slug: string; custom_domain: string | null };
+    const pending: ((rows: Row[]) => void)[] = [];
+    const load = () => new Promise<Row[]>((r) => pending.push(r));
     return { load, pending };
   }
 
@@ -83,8 +83,8 @@ describe('CustomDomainDirectory', () => {
     ]);
     await refreshed;
     expect(directory.domainOf('s1')).toBe('one.example');
-    expect(directory.domainOf('s2')).toBeUndefined();
     expect(directory.slugOfDomain('one.example')).toBe('one');
+    expect(directory.domainOf('s2')).toBeUndefined();
   });
 
   it("a load that started before this process's change cannot undo it", async () => {
@@ -97,9 +97,11 @@ describe('CustomDomainDirectory', () => {
     expect(directory.domainOf('s1')).toBe('new.example');
     expect(directory.slugOfDomain('new.example')).toBe('one');
     expect(directory.slugOfDomain('old.example')).toBeUndefined();
+    directory.changed('s1', 'one', 'newer.example');
+    expect(directory.slugOfDomain('new.example')).toBeUndefined();
     directory.changed('s1', 'one', null);
     expect(directory.domainOf('s1')).toBeUndefined();
-    expect(directory.slugOfDomain('new.example')).toBeUndefined();
+    expect(directory.slugOfDomain('newer.example')).toBeUndefined();
   });
 
   it('an older load finishing after a newer one is dropped', async () => {
