@@ -135,7 +135,8 @@ describe('the cart', () => {
     expect(text).toContain('Your cart is empty.');
 
     const silly = await shopper.post(shopPath(`/cart/items/${mugLine}`), { quantity: 'lots' });
-    expect([303, 400]).toContain(silly.statusCode);
+    expect(silly.statusCode).toBe(400);
+    expect(textOf(silly.body)).toContain('Enter a quantity from 0 to 10,000 (0 removes the item).');
   });
 
   it('refuses an out-of-stock variant, more than the stock, a draft and a product without its option, saying why', async () => {
@@ -164,6 +165,12 @@ describe('the cart', () => {
     expect(textOf(noSize.body)).toContain('choose its options (such as size or colour) first.');
     const nothing = await shopper.post(shopPath('/cart/items'), { quantity: '1' });
     expect(nothing.statusCode).toBe(400);
+    const garbage = await shopper.post(shopPath('/cart/items'), { productId: 'not-an-id', quantity: '1' });
+    expect(garbage.statusCode).toBe(400);
+    expect(textOf(garbage.body)).toContain('it is not for sale.');
+    const wrongVariant = await addToCart(shopper, mug.id, 1, variant('S'));
+    expect(wrongVariant.statusCode).toBe(400);
+    expect(textOf(wrongVariant.body)).toContain('that option is not available.');
     expect(await stockOf(shirt.variants[1]?.id ?? '', 'variant')).toBe(0);
   });
 
@@ -218,6 +225,36 @@ describe('the cart', () => {
     });
     expect(forged.statusCode).toBe(403);
     expect(textOf((await shopper.get(shopPath('/cart'))).body)).toContain('1 item');
+  });
+});
+
+describe('the cart on a custom domain', () => {
+  it('scopes the cookie to / there, and redirects on that domain', async () => {
+    const domain = `cart-${slug}.example.com`;
+    await app.services.stores.updateSettings(storeId, { custom_domain: domain });
+    try {
+      const send = (
+        method: 'GET' | 'POST',
+        url: string,
+        headers: Record<string, string> = {},
+        payload?: string,
+      ) => app.server.inject({ method, url, headers: { host: domain, ...headers }, payload });
+      const added = await send(
+        'POST',
+        '/cart/items',
+        { origin: `http://${domain}`, 'content-type': 'application/x-www-form-urlencoded' },
+        `productId=${mug.id}&quantity=1`,
+      );
+      expect(added.statusCode, added.body).toBe(303);
+      expect(added.headers.location).toBe('/cart');
+      const cookie = String(added.headers['set-cookie']);
+      expect(cookie).toMatch(/^emporium_cart=[\w-]{32}; Path=\/; HttpOnly; SameSite=Lax/);
+      const cart = await send('GET', '/cart', { cookie: cookie.split(';')[0] ?? '' });
+      expect(textOf(cart.body)).toContain('Enamel Mug');
+      expect(cart.body).toContain('href="/checkout"');
+    } finally {
+      await app.services.stores.updateSettings(storeId, { custom_domain: null });
+    }
   });
 });
 

@@ -96,6 +96,16 @@ describe('a signed-in shopper', () => {
     expect(textOf(onPhone.body)).toContain('Desk Lamp');
     expect(phone.cookie('emporium_cart')).toBe(laptop.cookie('emporium_cart'));
 
+    // The checkout starts from the customer's e-mail and default address.
+    await app.services.customers.addAddress(
+      (await app.services.stores.getActiveStoreBySlug(slug)).id,
+      customerId,
+      { line1: '9 Harbour St', city: 'Boston', region: 'MA', postal_code: '02110', country: 'us' },
+    );
+    const checkout = await phone.get(shopPath('/checkout'));
+    expect(checkout.body).toContain(`value="${email}"`);
+    expect(checkout.body).toContain('value="9 Harbour St"');
+    expect(checkout.body).toMatch(/<option value="US" selected="">United States<\/option>/);
     await phone.post(shopPath('/checkout/details'), { ...ADDRESS, email });
     const placed = await phone.post(shopPath('/checkout'), {
       paymentMethod: 'test_card',

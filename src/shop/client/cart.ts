@@ -15,6 +15,8 @@ async function send(form: HTMLFormElement, submitter: HTMLElement | null) {
   if (!main) return;
   const action = submitter?.getAttribute('formaction') || form.action;
   const focusedId = document.activeElement?.id;
+  // Where the form sat (the lines or the summary): focus stays there when its element is gone.
+  const section = form.closest('[aria-labelledby]')?.getAttribute('aria-labelledby');
   pending?.abort();
   pending = new AbortController();
   try {
@@ -30,7 +32,13 @@ async function send(form: HTMLFormElement, submitter: HTMLElement | null) {
     enhance();
     const alert = main.querySelector<HTMLElement>('[role="alert"]');
     live.textContent = alert ? '' : 'Cart updated';
-    const target = (focusedId && document.getElementById(focusedId)) || main.querySelector<HTMLElement>('h1');
+    const nearby = section
+      ? main
+          .querySelector(`[aria-labelledby="${section}"]`)
+          ?.querySelector<HTMLElement>('input:not([type="hidden"]), button, a, select')
+      : null;
+    const target =
+      (focusedId && document.getElementById(focusedId)) || nearby || main.querySelector<HTMLElement>('h1');
     if (target) {
       if (!target.hasAttribute('tabindex') && target.tagName === 'H1') target.tabIndex = -1;
       target.focus();

@@ -15,13 +15,13 @@ export interface TotalsData {
 export function Totals({ totals }: { totals: TotalsData }) {
   const money = (amount: number) => formatMoney(amount, totals.currency);
   return (
-    <dl className="totals">
+    <dl className="order-totals">
       <div>
         <dt>Subtotal</dt>
         <dd>{money(totals.subtotal)}</dd>
       </div>
       {totals.discountAmount > 0 ? (
-        <div className="totals__discount">
+        <div className="order-totals__discount">
           <dt>Discount{totals.couponCode ? ` (${totals.couponCode})` : ''}</dt>
           <dd>−{money(totals.discountAmount)}</dd>
         </div>
@@ -34,7 +34,7 @@ export function Totals({ totals }: { totals: TotalsData }) {
         <dt>Tax</dt>
         <dd>{money(totals.taxAmount)}</dd>
       </div>
-      <div className="totals__total">
+      <div className="order-totals__total">
         <dt>Total</dt>
         <dd>{money(totals.total)}</dd>
       </div>

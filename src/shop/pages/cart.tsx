@@ -60,7 +60,7 @@ function LineRow({ shop, line, currency }: { shop: ShopContext; line: CartLine; 
           </button>
           <button
             type="submit"
-            className="link-button"
+            className="cart-link-button"
             formAction={`${action}/remove`}
             aria-label={`Remove ${label}`}
           >
@@ -87,7 +87,7 @@ function CouponForm({
         <p>
           Coupon <strong>{cart.couponCode}</strong> applied.
         </p>
-        <button type="submit" className="link-button">
+        <button type="submit" className="cart-link-button">
           Remove coupon
         </button>
       </form>

@@ -71,13 +71,44 @@ export async function checkoutRoutes(app: FastifyInstance, deps: ShopDeps) {
     return sendPage(reply, page, { status: options.status ?? 200, cache: 'private' });
   }
 
+  /**
+   * The form's first values: the cart's; for a signed-in customer whose cart has no details yet,
+   * their profile and default address fill the empty fields.
+   */
+  async function startingDetails(shop: ShopContext, shopper: Shopper, view: CartView) {
+    const cart = cartForStorefront(view);
+    const values = detailsOfCart(cart);
+    if (!shopper.customerId || (cart.email && cart.shippingAddress)) return values;
+    const [profile, addresses] = await Promise.all([
+      deps.customers.profile(shop.store.id, shopper.customerId).catch(() => undefined),
+      deps.customers.addresses(shop.store.id, shopper.customerId),
+    ]);
+    const address = addresses.find((a) => a.is_default) ?? addresses[0];
+    const known: DetailsValues = {
+      email: profile?.email ?? '',
+      firstName: profile?.first_name ?? '',
+      lastName: profile?.last_name ?? '',
+      phone: address?.phone ?? profile?.phone ?? '',
+      line1: address?.line1 ?? '',
+      line2: address?.line2 ?? '',
+      city: address?.city ?? '',
+      region: address?.region ?? '',
+      postalCode: address?.postal_code ?? '',
+      country: address?.country ?? '',
+    };
+    const merged = { ...values };
+    for (const key of Object.keys(known) as (keyof DetailsValues)[]) merged[key] = values[key] || known[key];
+    return merged;
+  }
+
   const toCart = (reply: FastifyReply, shop: ShopContext) => reply.redirect(shopHref(shop, '/cart'), 303);
   const cartOf = (request: FastifyRequest, reply: FastifyReply) => cartOfRequest(request, reply, deps);
 
   app.get('/checkout', async (request, reply) => {
-    const { shop, view } = await cartOf(request, reply);
+    const { shop, shopper, view } = await cartOf(request, reply);
     if (!view || view.lines.length === 0) return toCart(reply, shop);
-    return renderCheckout(reply, shop, view);
+    const values = await startingDetails(shop, shopper, view);
+    return renderCheckout(reply, shop, view, { details: { values, errors: {} } });
   });
 
   app.post('/checkout/details', async (request, reply) => {
