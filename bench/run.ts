@@ -4,7 +4,8 @@
  * latest.json plus the report (report-YYYY-MM-DD.md and .png, the run's start date in UTC) to
  * bench/results/. A run of named scenarios writes the same files to bench/results/partial/ (ignored by
  * git), so that it never replaces the report of a full run. `npm run bench:report` re-renders a report
- * from a JSON file.
+ * from a JSON file. The script runs with NODE_ENV=production, as deployments do (React's production build
+ * renders the shop's pages about ten times faster); the servers it spawns get their settings explicitly.
  *
  * Settings (environment): BENCH_DATABASE_URL, else TEST_DATABASE_URL, else DATABASE_URL, else an
  * embedded cluster in a temporary directory; BENCH_WARMUP (s, default 3), BENCH_DURATION (s, default
