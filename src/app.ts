@@ -86,7 +86,7 @@ import { createMetrics, installRequestMetrics, type Metrics } from './platform/m
 import { createSafeFetch } from './platform/net/safe-fetch.js';
 import { operationsRoutes } from './platform/operations.routes.js';
 import { appSecretOf } from './platform/secrets-file.js';
-import { loadShopAssets, routedUrl, shopRoutes } from './shop/index.js';
+import { loadShopAssets, routedUrl, type ShopDeps, shopRoutes, shopRoutingErrorPage } from './shop/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -125,7 +125,10 @@ export interface App {
 /** The composition root: platform plugins first, then each module's routes, listed explicitly. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
+  // Set once the shop's dependencies exist below; asked at request time only.
+  let shopRoutingError: ReturnType<typeof shopRoutingErrorPage> | undefined;
   const server = createHttpServer(deps.logger as FastifyBaseLogger, {
+    routingErrorPage: (error, request, reply) => shopRoutingError?.(error, request, reply) ?? false,
     // Asked at request time only, once `stores` below exists.
     rewriteUrl: (url, host) => routedUrl(url, host, (name) => stores.slugOfCustomDomain(name)),
     trustProxy: config.trustProxy,
@@ -342,7 +345,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     categories: services.categories,
     merchantAuth,
   });
-  await server.register(shopRoutes, {
+  const shopDeps: ShopDeps = {
     ...services,
     customerAuth,
     trustedOrigins,
@@ -351,7 +354,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     production: config.production,
     catalogChanges,
     assets: loadShopAssets(undefined, (message) => deps.logger.warn(message)),
-  });
+  };
+  shopRoutingError = shopRoutingErrorPage(shopDeps);
+  await server.register(shopRoutes, shopDeps);
 
   await server.ready();
   return { server, services, metrics, mediaStorage: storage };

@@ -101,5 +101,6 @@ export const DONE_MESSAGES: Record<string, string> = {
 
 export function doneMessage(query: unknown): string | undefined {
   const key = (query as { done?: unknown } | undefined)?.done;
-  return typeof key === 'string' ? DONE_MESSAGES[key] : undefined;
+  // Own keys only: `?done=__proto__` names no message (and must not reach the page as an object).
+  return typeof key === 'string' && Object.hasOwn(DONE_MESSAGES, key) ? DONE_MESSAGES[key] : undefined;
 }

@@ -74,7 +74,16 @@ export function setReceiptCookie(reply: FastifyReply, shop: ShopContext, cartId:
   appendCookie(reply, shopCookie(shop, RECEIPT_COOKIE, cartId, RECEIPT_MAX_AGE_S, secure));
 }
 
-export const receiptOf = (request: FastifyRequest) => readCookie(request.headers.cookie, RECEIPT_COOKIE);
+/**
+ * A cart id of a cookie, or undefined: ids are 32 base64url characters, so a value of any other shape
+ * (a NUL byte, unicode, kilobytes) is no cart of ours and never reaches the database.
+ */
+function cartIdCookie(request: FastifyRequest, name: string): string | undefined {
+  const value = readCookie(request.headers.cookie, name);
+  return value && /^[A-Za-z0-9_-]{1,100}$/.test(value) ? value : undefined;
+}
+
+export const receiptOf = (request: FastifyRequest) => cartIdCookie(request, RECEIPT_COOKIE);
 
 /**
  * The shopper's open cart, or undefined: the one of the cookie (a cart of another store, an expired
@@ -89,16 +98,17 @@ export async function currentCart(
   deps: ShopDeps,
   shopper: Shopper,
 ): Promise<CartView | undefined> {
-  const id = readCookie(request.headers.cookie, CART_COOKIE);
-  // Cart ids are 32 characters; anything far longer is not one of ours.
-  if (id && id.length <= 100) {
-    const view = await deps.carts.get(shopper.ctx, id, shopper.customerId).catch((error: unknown) => {
-      if (isNotFound(error)) return undefined;
-      throw error;
-    });
-    if (view?.cart.status === 'open') return view;
+  const id = cartIdCookie(request, CART_COOKIE);
+  const view = id
+    ? await deps.carts.get(shopper.ctx, id, shopper.customerId).catch((error: unknown) => {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      })
+    : undefined;
+  if (view?.cart.status === 'open') return view;
+  // A cookie naming no open cart of this store (another store's, completed, garbage) is cleared.
+  if (readCookie(request.headers.cookie, CART_COOKIE) !== undefined)
     clearCartCookie(reply, shop, deps.secureCookies);
-  }
   if (!shopper.customerId) return undefined;
   const latest = await deps.carts.latestOf(shopper.ctx, shopper.customerId).catch((error: unknown) => {
     if (isNotFound(error)) return undefined;

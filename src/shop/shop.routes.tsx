@@ -1,5 +1,5 @@
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { storeColors } from '../modules/storefront/index.js';
 import { hostOfHeader } from '../modules/stores/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
@@ -31,40 +31,72 @@ function slugOfUrl(url: string): string {
   return decodeURIComponent(url.split('?')[0]?.split('/')[2] ?? '');
 }
 
+/** The shop of a request (its store by the slug of its URL: unknown or disabled → 404). */
+async function shopContextOf(request: FastifyRequest, deps: ShopDeps): Promise<ShopContext> {
+  const store = await Promise.resolve()
+    .then(() => deps.stores.getActiveStoreBySlug(slugOfUrl(request.url)))
+    .catch(() => {
+      throw notFound('store');
+    });
+  return {
+    store: {
+      id: store.id,
+      slug: store.slug,
+      name: store.name,
+      currency: store.currency,
+      logo: store.logo,
+      colors: storeColors(store.colors),
+    },
+    // Routed from the store's own domain (custom-domains.ts): links start at `/` and canonical URLs
+    // name that domain, on PUBLIC_URL's scheme (a deployment behind TLS serves its domains on it too).
+    ...(request.originalUrl === request.url
+      ? { base: `/shop/${store.slug}`, origin: new URL(deps.publicUrl).origin }
+      : { base: '', origin: `${new URL(deps.publicUrl).protocol}//${hostOfHeader(request.host)}` }),
+    assets: deps.assets,
+    production: deps.production,
+  };
+}
+
+/** What a refusal of the shop's own says, where the platform's message speaks of the JSON API. */
+const SHOP_MESSAGES: Record<number, string> = {
+  413: 'This form is far larger than any of the shop’s forms. Open the page and send it again.',
+  415: 'The shop reads its own forms only. Open the page and send the form from there.',
+};
+
+/**
+ * Routing errors of shop URLs (not valid percent-encoding, a path segment longer than any id) come
+ * before the shop's hooks: they are answered here with the shop's 404 page, as any unknown page is.
+ */
+export function shopRoutingErrorPage(deps: ShopDeps) {
+  return (_error: unknown, request: FastifyRequest, reply: FastifyReply): boolean => {
+    if (!request.url.startsWith('/shop/')) return false;
+    shopContextOf(request, deps)
+      .then(
+        (shop) => sendPage(reply, <NotFoundPage shop={shop} />, { status: 404, cache: 'private' }),
+        () => sendHtml(reply, UNKNOWN_STORE_HTML, { status: 404, cache: 'private' }),
+      )
+      .catch((error: unknown) => {
+        request.log.error({ err: error }, 'shop routing error page failed');
+        if (!reply.sent) sendHtml(reply, UNKNOWN_STORE_HTML, { status: 404, cache: 'private' });
+      });
+    return true;
+  };
+}
+
 /**
  * Resolves the shop of each request (unknown or disabled store: 404), and refuses form posts from
  * other origins: the shop's forms write cookies (cart, session), so a cross-site form must not.
  */
 function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
-  const publicOrigin = new URL(deps.publicUrl).origin;
-  const scheme = new URL(deps.publicUrl).protocol;
   shop.addHook('onRequest', async (request: FastifyRequest) => {
-    const store = await deps.stores.getActiveStoreBySlug(slugOfUrl(request.url)).catch(() => {
-      throw notFound('store');
-    });
-    const context: ShopContext = {
-      store: {
-        id: store.id,
-        slug: store.slug,
-        name: store.name,
-        currency: store.currency,
-        logo: store.logo,
-        colors: storeColors(store.colors),
-      },
-      // Routed from the store's own domain (custom-domains.ts): links start at `/` and canonical URLs
-      // name that domain, on PUBLIC_URL's scheme (a deployment behind TLS serves its domains on it too).
-      ...(request.originalUrl === request.url
-        ? { base: `/shop/${store.slug}`, origin: publicOrigin }
-        : { base: '', origin: `${scheme}//${hostOfHeader(request.host)}` }),
-      assets: deps.assets,
-      production: deps.production,
-    };
-    request.shop = context;
+    request.shop = await shopContextOf(request, deps);
   });
   shop.addHook('preHandler', async (request) => {
     if (!isSameOriginWrite(request, deps.trustedOrigins, request.shop?.store.id))
       throw forbidden('This form was sent from another site; open the shop and try again.');
   });
+  // The shop's forms are urlencoded; a JSON body (the API's) is 415 here, never half-read as a form.
+  shop.removeContentTypeParser('application/json');
   shop.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT },
@@ -85,7 +117,7 @@ function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
     const message =
       appError.statusCode >= 500
         ? 'The shop could not answer just now. Please try again in a moment.'
-        : appError.message;
+        : (SHOP_MESSAGES[appError.statusCode] ?? appError.message);
     return sendPage(reply, <ErrorPage shop={request.shop} status={appError.statusCode} message={message} />, {
       status: appError.statusCode,
       cache: 'private',

@@ -107,6 +107,8 @@ export function toAppError(error: unknown): AppError {
       return unavailable('The database was too busy to complete the request; retry shortly', 1);
     case '22P02':
     case '22003':
+    // A NUL byte or an invalid sequence in a text value: the client's input, never stored.
+    case '22021':
     case '23514':
       return invalidRequest('a value is out of range or malformed');
   }

@@ -1,6 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { HttpLimits } from '../../config.js';
 import { handleClientError, rememberRequestId } from './client-errors.js';
 import { installConnectionLimits } from './connection-limits.js';
@@ -31,6 +37,12 @@ export interface HttpServerOptions {
   https?: boolean;
   /** The URL to route a request by, from its URL and host (a store's own domain serves its shop). */
   rewriteUrl?: (url: string, host: string | undefined) => string;
+  /**
+   * Answers a routing error (a URL that is not valid percent-encoding, a path parameter longer than
+   * any id) with a page of its own, for URLs that are pages rather than API calls (the web shop);
+   * false leaves it to the JSON error body.
+   */
+  routingErrorPage?: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => boolean;
 }
 
 /**
@@ -75,6 +87,7 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
     // the error handler; without this they would be Fastify's own body, without a request id.
     frameworkErrors: (error, request, reply) => {
       reply.header('x-request-id', request.id);
+      if (options.routingErrorPage?.(error, request, reply)) return reply;
       return replyWithError(error, request, reply);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
