@@ -20,6 +20,7 @@ import { hasChromium, type LaunchedBrowser, launchBrowser, screenshot } from './
  * the cart → a coupon → checkout with the test card (declined once, then paid) → confirmation; the
  * order, its totals and the stock checked through the merchant API. Done at 1280 px and at 390 px
  * with the pointer (a screenshot of every page, each checked by axe-core), and once by keyboard only.
+ * Each journey is a few dozen page loads and axe runs: its time limit is three minutes.
  */
 describe.skipIf(!hasChromium())('shop journey in Chromium', () => {
   let app: TestApp;
@@ -222,11 +223,11 @@ describe.skipIf(!hasChromium())('shop journey in Chromium', () => {
 
   it('at 1280 px: browse, search, pick a variant, two items, a coupon, a declined then a paid test card', async () => {
     await pointerJourney(1280, 'ada.desktop@example.com');
-  });
+  }, 180_000);
 
   it('the same journey at 390 px wide', async () => {
     await pointerJourney(390, 'ada.phone@example.com');
-  });
+  }, 180_000);
 
   /** Presses Tab until `target` has the focus (it must be reachable by keyboard). */
   async function tabTo(page: Page, target: Locator, limit = 120) {
@@ -329,5 +330,5 @@ describe.skipIf(!hasChromium())('shop journey in Chromium', () => {
     });
     expect(order.line_items.map((l) => [l.variant_id, l.quantity])).toEqual([[variantId('S'), 2]]);
     expect(errors).toEqual([]);
-  });
+  }, 180_000);
 });

@@ -175,6 +175,6 @@ describe.skipIf(!hasChromium())('shop checkout with Stripe in Chromium', () => {
       expect(orders.filter((o) => o.customer.email === email)).toMatchObject([
         { payment_status: 'paid', total: 25 },
       ]);
-    });
+    }, 180_000);
   }
 });
