@@ -1,19 +1,9 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
-import { AccountLayout, Notice } from '../components/account-layout.js';
-import { Frame } from '../components/frame.js';
+import type { CustomersService } from '../../modules/customers/index.js';
+import { AccountLayout, Field, Notice } from '../components/account-layout.js';
+import { AddressLines } from '../components/order-summary.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
-export interface SavedAddress {
-  id: string;
-  line1: string;
-  line2: string | null;
-  city: string;
-  region: string | null;
-  postal_code: string;
-  country: string;
-  phone: string | null;
-  is_default: boolean;
-}
+export type SavedAddress = Awaited<ReturnType<CustomersService['addresses']>>[number];
 
 /** The add-address form's fields as typed (kept when the form is refused). */
 export type AddressForm = Partial<
@@ -33,54 +23,13 @@ function AddressCard({ shop, address }: { shop: ShopContext; address: SavedAddre
   return (
     <li className="card address-card">
       {address.is_default ? <span className="pill pill--good">Default</span> : null}
-      <address>
-        {address.line1}
-        <br />
-        {address.line2 ? (
-          <>
-            {address.line2}
-            <br />
-          </>
-        ) : null}
-        {`${address.city}${address.region ? `, ${address.region}` : ''} ${address.postal_code}`}
-        <br />
-        {address.country}
-        {address.phone ? (
-          <>
-            <br />
-            {address.phone}
-          </>
-        ) : null}
-      </address>
+      <AddressLines address={{ ...address, postalCode: address.postal_code }} countryName={(code) => code} />
       <form method="post" action={shopHref(shop, `/account/addresses/${address.id}/delete`)}>
         <button type="submit" className="secondary danger">
           Delete<span className="visually-hidden"> {summary}</span>
         </button>
       </form>
     </li>
-  );
-}
-
-function Field({
-  id,
-  label,
-  name,
-  form,
-  hint,
-  ...input
-}: {
-  id: string;
-  label: string;
-  name: keyof AddressForm;
-  form: AddressForm;
-  hint?: ReactNode;
-} & Omit<InputHTMLAttributes<HTMLInputElement>, 'form'>) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} defaultValue={form[name]} {...input} />
-      {hint ? <span className="muted field__hint">{hint}</span> : null}
-    </div>
   );
 }
 
@@ -99,7 +48,7 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
         id="address-line1"
         label="Address"
         name="line1"
-        form={form}
+        defaultValue={form.line1}
         required
         maxLength={255}
         autoComplete="address-line1"
@@ -108,7 +57,7 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
         id="address-line2"
         label="Apartment, suite, etc. (optional)"
         name="line2"
-        form={form}
+        defaultValue={form.line2}
         maxLength={255}
         autoComplete="address-line2"
       />
@@ -117,7 +66,7 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
           id="address-city"
           label="City"
           name="city"
-          form={form}
+          defaultValue={form.city}
           required
           maxLength={100}
           autoComplete="address-level2"
@@ -126,7 +75,7 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
           id="address-postal-code"
           label="Postal code"
           name="postalCode"
-          form={form}
+          defaultValue={form.postalCode}
           required
           maxLength={20}
           autoComplete="postal-code"
@@ -137,7 +86,7 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
           id="address-region"
           label="Region (optional)"
           name="region"
-          form={form}
+          defaultValue={form.region}
           maxLength={100}
           autoComplete="address-level1"
         />
@@ -145,7 +94,7 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
           id="address-country"
           label="Country code"
           name="country"
-          form={form}
+          defaultValue={form.country}
           required
           minLength={2}
           maxLength={2}
@@ -159,7 +108,7 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
         id="address-phone"
         label="Phone (optional)"
         name="phone"
-        form={form}
+        defaultValue={form.phone}
         type="tel"
         maxLength={40}
         autoComplete="tel"
@@ -182,33 +131,29 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
 /** Saved addresses (the default first), each with a delete button, and a form to add one. */
 export function AccountAddressesPage({ shop, data }: { shop: ShopContext; data: AddressesPageData }) {
   return (
-    <Frame
+    <AccountLayout
       shop={shop}
-      meta={{ title: 'Your addresses', description: 'Your saved addresses.', noindex: true }}
+      section="addresses"
+      title="Your addresses"
+      description="Your saved addresses."
+      email={data.email}
+      done={data.done}
     >
-      <AccountLayout
-        shop={shop}
-        section="addresses"
-        title="Your addresses"
-        email={data.email}
-        done={data.done}
-      >
-        <div className="account-home">
-          <section aria-labelledby="address-saved">
-            <h2 id="address-saved">Saved addresses</h2>
-            {data.addresses.length > 0 ? (
-              <ul className="address-list">
-                {data.addresses.map((address) => (
-                  <AddressCard key={address.id} shop={shop} address={address} />
-                ))}
-              </ul>
-            ) : (
-              <p className="card empty">No saved addresses yet. Add one to check out faster.</p>
-            )}
-          </section>
-          <AddressFormCard shop={shop} data={data} />
-        </div>
-      </AccountLayout>
-    </Frame>
+      <div className="account-home">
+        <section aria-labelledby="address-saved">
+          <h2 id="address-saved">Saved addresses</h2>
+          {data.addresses.length > 0 ? (
+            <ul className="address-list">
+              {data.addresses.map((address) => (
+                <AddressCard key={address.id} shop={shop} address={address} />
+              ))}
+            </ul>
+          ) : (
+            <p className="card empty">No saved addresses yet. Add one to check out faster.</p>
+          )}
+        </section>
+        <AddressFormCard shop={shop} data={data} />
+      </div>
+    </AccountLayout>
   );
 }
