@@ -137,3 +137,67 @@ export function Facts({
     </dl>
   );
 }
+
+/** One input of an account form: its name (the id is derived from it), label and attributes. */
+export type FieldSpec = {
+  name: string;
+  label: string;
+  hint?: ReactNode;
+} & InputHTMLAttributes<HTMLInputElement>;
+
+/**
+ * An account form in a card: its heading, the refusal (if any), the fields (a nested list is one
+ * row side by side), `children` after them and the submit button. Inputs are filled from `values`.
+ */
+export function AccountForm({
+  shop,
+  action,
+  heading,
+  idPrefix,
+  error,
+  intro,
+  rows,
+  values,
+  submit,
+  children,
+}: {
+  shop: ShopContext;
+  action: string;
+  heading: string;
+  /** The heading's id is `{idPrefix}-form`; each input's `{idPrefix}-{name in kebab case}`. */
+  idPrefix: string;
+  error?: string;
+  intro?: ReactNode;
+  rows: (FieldSpec | FieldSpec[])[];
+  values: Partial<Record<string, string>>;
+  submit: string;
+  children?: ReactNode;
+}) {
+  const field = ({ name, ...input }: FieldSpec) => (
+    <Field
+      key={name}
+      id={`${idPrefix}-${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`}
+      name={name}
+      defaultValue={values[name]}
+      {...input}
+    />
+  );
+  return (
+    <form className="card" method="post" action={shopHref(shop, action)} aria-labelledby={`${idPrefix}-form`}>
+      <h2 id={`${idPrefix}-form`}>{heading}</h2>
+      {error ? <Notice kind="error">{error}</Notice> : null}
+      {intro}
+      {rows.map((row) =>
+        Array.isArray(row) ? (
+          <div key={row.map((f) => f.name).join()} className="form-row">
+            {row.map(field)}
+          </div>
+        ) : (
+          field(row)
+        ),
+      )}
+      {children}
+      <button type="submit">{submit}</button>
+    </form>
+  );
+}

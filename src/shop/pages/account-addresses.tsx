@@ -1,5 +1,5 @@
 import type { CustomersService } from '../../modules/customers/index.js';
-import { AccountLayout, Field, Notice } from '../components/account-layout.js';
+import { AccountForm, AccountLayout, type FieldSpec } from '../components/account-layout.js';
 import { AddressLines } from '../components/order-summary.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
@@ -33,86 +33,48 @@ function AddressCard({ shop, address }: { shop: ShopContext; address: SavedAddre
   );
 }
 
+const ADDRESS_FIELDS: (FieldSpec | FieldSpec[])[] = [
+  { name: 'line1', label: 'Address', required: true, maxLength: 255, autoComplete: 'address-line1' },
+  {
+    name: 'line2',
+    label: 'Apartment, suite, etc. (optional)',
+    maxLength: 255,
+    autoComplete: 'address-line2',
+  },
+  [
+    { name: 'city', label: 'City', required: true, maxLength: 100, autoComplete: 'address-level2' },
+    { name: 'postalCode', label: 'Postal code', required: true, maxLength: 20, autoComplete: 'postal-code' },
+  ],
+  [
+    { name: 'region', label: 'Region (optional)', maxLength: 100, autoComplete: 'address-level1' },
+    {
+      name: 'country',
+      label: 'Country code',
+      required: true,
+      minLength: 2,
+      maxLength: 2,
+      pattern: '[A-Za-z]{2}',
+      autoComplete: 'country',
+      'aria-describedby': 'address-country-hint',
+      hint: <span id="address-country-hint">2 letters, like US, GB or FR</span>,
+    },
+  ],
+  { name: 'phone', label: 'Phone (optional)', type: 'tel', maxLength: 40, autoComplete: 'tel' },
+];
+
 function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPageData }) {
   const form = data.form ?? {};
   return (
-    <form
-      className="card"
-      method="post"
-      action={shopHref(shop, '/account/addresses')}
-      aria-labelledby="address-add"
+    <AccountForm
+      shop={shop}
+      action="/account/addresses"
+      heading="Add an address"
+      idPrefix="address"
+      error={data.error}
+      rows={ADDRESS_FIELDS}
+      values={form}
+      submit="Save address"
     >
-      <h2 id="address-add">Add an address</h2>
-      {data.error ? <Notice kind="error">{data.error}</Notice> : null}
-      <Field
-        id="address-line1"
-        label="Address"
-        name="line1"
-        defaultValue={form.line1}
-        required
-        maxLength={255}
-        autoComplete="address-line1"
-      />
-      <Field
-        id="address-line2"
-        label="Apartment, suite, etc. (optional)"
-        name="line2"
-        defaultValue={form.line2}
-        maxLength={255}
-        autoComplete="address-line2"
-      />
-      <div className="form-row">
-        <Field
-          id="address-city"
-          label="City"
-          name="city"
-          defaultValue={form.city}
-          required
-          maxLength={100}
-          autoComplete="address-level2"
-        />
-        <Field
-          id="address-postal-code"
-          label="Postal code"
-          name="postalCode"
-          defaultValue={form.postalCode}
-          required
-          maxLength={20}
-          autoComplete="postal-code"
-        />
-      </div>
-      <div className="form-row">
-        <Field
-          id="address-region"
-          label="Region (optional)"
-          name="region"
-          defaultValue={form.region}
-          maxLength={100}
-          autoComplete="address-level1"
-        />
-        <Field
-          id="address-country"
-          label="Country code"
-          name="country"
-          defaultValue={form.country}
-          required
-          minLength={2}
-          maxLength={2}
-          pattern="[A-Za-z]{2}"
-          autoComplete="country"
-          aria-describedby="address-country-hint"
-          hint={<span id="address-country-hint">2 letters, like US, GB or FR</span>}
-        />
-      </div>
-      <Field
-        id="address-phone"
-        label="Phone (optional)"
-        name="phone"
-        defaultValue={form.phone}
-        type="tel"
-        maxLength={40}
-        autoComplete="tel"
-      />
       <div className="checkbox">
         <input
           id="address-default"
@@ -123,8 +85,7 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
         />
         <label htmlFor="address-default">Make this my default address</label>
       </div>
-      <button type="submit">Save address</button>
-    </form>
+    </AccountForm>
   );
 }
 

@@ -1,4 +1,12 @@
-import { AccountLayout, Facts, Field, formatDate, Notice, StatusPill } from '../components/account-layout.js';
+import type { orderSummaryForCustomer } from '../../modules/orders/index.js';
+import {
+  AccountForm,
+  AccountLayout,
+  Facts,
+  type FieldSpec,
+  formatDate,
+  StatusPill,
+} from '../components/account-layout.js';
 import { formatMoney } from '../money.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
@@ -9,15 +17,7 @@ export interface AccountProfile {
   phone: string | null;
 }
 
-export interface AccountOrderSummary {
-  orderNumber: string;
-  status: string;
-  paymentStatus: string;
-  fulfillmentStatus: string;
-  total: number;
-  itemCount: number;
-  createdAt: string;
-}
+export type AccountOrderSummary = ReturnType<typeof orderSummaryForCustomer>;
 
 export interface AccountPageData {
   profile: AccountProfile;
@@ -86,6 +86,14 @@ function Pagination({ shop, page, pages }: { shop: ShopContext; page: number; pa
   );
 }
 
+const PROFILE_FIELDS: (FieldSpec | FieldSpec[])[] = [
+  [
+    { name: 'firstName', label: 'First name', autoComplete: 'given-name', maxLength: 100 },
+    { name: 'lastName', label: 'Last name', autoComplete: 'family-name', maxLength: 100 },
+  ],
+  { name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel', maxLength: 40 },
+];
+
 function ProfileForm({ shop, data }: { shop: ShopContext; data: AccountPageData }) {
   const values = data.profileForm ?? {
     firstName: data.profile.firstName ?? '',
@@ -93,44 +101,17 @@ function ProfileForm({ shop, data }: { shop: ShopContext; data: AccountPageData 
     phone: data.profile.phone ?? '',
   };
   return (
-    <form
-      className="card"
-      method="post"
-      action={shopHref(shop, '/account/profile')}
-      aria-labelledby="account-details"
-    >
-      <h2 id="account-details">Your details</h2>
-      {data.profileError ? <Notice kind="error">{data.profileError}</Notice> : null}
-      <p className="muted">E-mail: {data.profile.email}</p>
-      <div className="form-row">
-        <Field
-          id="profile-first-name"
-          label="First name"
-          name="firstName"
-          autoComplete="given-name"
-          maxLength={100}
-          defaultValue={values.firstName}
-        />
-        <Field
-          id="profile-last-name"
-          label="Last name"
-          name="lastName"
-          autoComplete="family-name"
-          maxLength={100}
-          defaultValue={values.lastName}
-        />
-      </div>
-      <Field
-        id="profile-phone"
-        label="Phone"
-        name="phone"
-        type="tel"
-        autoComplete="tel"
-        maxLength={40}
-        defaultValue={values.phone}
-      />
-      <button type="submit">Save details</button>
-    </form>
+    <AccountForm
+      shop={shop}
+      action="/account/profile"
+      heading="Your details"
+      idPrefix="profile"
+      error={data.profileError}
+      intro={<p className="muted">E-mail: {data.profile.email}</p>}
+      rows={PROFILE_FIELDS}
+      values={values}
+      submit="Save details"
+    />
   );
 }
 
