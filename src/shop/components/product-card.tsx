@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { formatMoney } from '../money.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
@@ -12,11 +13,24 @@ export interface ProductSummary {
   inStock: boolean;
 }
 
-/** One product in a grid: image, name, price (and the compare-at price struck through), stock. */
-export function ProductCard({ shop, product }: { shop: ShopContext; product: ProductSummary }) {
+/**
+ * One product in a grid: image, name, price (and the compare-at price struck through), stock; with
+ * `children` after them (the wishlist's remove button).
+ */
+export function ProductCard({
+  shop,
+  product,
+  className,
+  children,
+}: {
+  shop: ShopContext;
+  product: ProductSummary;
+  className?: string;
+  children?: ReactNode;
+}) {
   const currency = shop.store.currency;
   return (
-    <li className="product-card">
+    <li className={className ? `product-card ${className}` : 'product-card'}>
       <a href={shopHref(shop, `/products/${encodeURIComponent(product.slug)}`)}>
         {product.image ? (
           <img src={product.image} alt="" loading="lazy" width={400} height={400} />
@@ -35,6 +49,7 @@ export function ProductCard({ shop, product }: { shop: ShopContext; product: Pro
         ) : null}
         {product.inStock ? null : <span className="badge">Sold out</span>}
       </p>
+      {children}
     </li>
   );
 }

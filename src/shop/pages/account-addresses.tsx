@@ -1,19 +1,9 @@
-import type { InputHTMLAttributes, ReactNode } from 'react';
-import { AccountLayout, Notice } from '../components/account-layout.js';
-import { Frame } from '../components/frame.js';
+import type { CustomersService } from '../../modules/customers/index.js';
+import { AccountForm, AccountLayout, type FieldSpec } from '../components/account-layout.js';
+import { AddressLines } from '../components/order-summary.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
-export interface SavedAddress {
-  id: string;
-  line1: string;
-  line2: string | null;
-  city: string;
-  region: string | null;
-  postal_code: string;
-  country: string;
-  phone: string | null;
-  is_default: boolean;
-}
+export type SavedAddress = Awaited<ReturnType<CustomersService['addresses']>>[number];
 
 /** The add-address form's fields as typed (kept when the form is refused). */
 export type AddressForm = Partial<
@@ -33,25 +23,7 @@ function AddressCard({ shop, address }: { shop: ShopContext; address: SavedAddre
   return (
     <li className="card address-card">
       {address.is_default ? <span className="pill pill--good">Default</span> : null}
-      <address>
-        {address.line1}
-        <br />
-        {address.line2 ? (
-          <>
-            {address.line2}
-            <br />
-          </>
-        ) : null}
-        {`${address.city}${address.region ? `, ${address.region}` : ''} ${address.postal_code}`}
-        <br />
-        {address.country}
-        {address.phone ? (
-          <>
-            <br />
-            {address.phone}
-          </>
-        ) : null}
-      </address>
+      <AddressLines address={{ ...address, postalCode: address.postal_code }} countryName={(code) => code} />
       <form method="post" action={shopHref(shop, `/account/addresses/${address.id}/delete`)}>
         <button type="submit" className="secondary danger">
           Delete<span className="visually-hidden"> {summary}</span>
@@ -61,109 +33,48 @@ function AddressCard({ shop, address }: { shop: ShopContext; address: SavedAddre
   );
 }
 
-function Field({
-  id,
-  label,
-  name,
-  form,
-  hint,
-  ...input
-}: {
-  id: string;
-  label: string;
-  name: keyof AddressForm;
-  form: AddressForm;
-  hint?: ReactNode;
-} & Omit<InputHTMLAttributes<HTMLInputElement>, 'form'>) {
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} defaultValue={form[name]} {...input} />
-      {hint ? <span className="muted field__hint">{hint}</span> : null}
-    </div>
-  );
-}
+const ADDRESS_FIELDS: (FieldSpec | FieldSpec[])[] = [
+  { name: 'line1', label: 'Address', required: true, maxLength: 255, autoComplete: 'address-line1' },
+  {
+    name: 'line2',
+    label: 'Apartment, suite, etc. (optional)',
+    maxLength: 255,
+    autoComplete: 'address-line2',
+  },
+  [
+    { name: 'city', label: 'City', required: true, maxLength: 100, autoComplete: 'address-level2' },
+    { name: 'postalCode', label: 'Postal code', required: true, maxLength: 20, autoComplete: 'postal-code' },
+  ],
+  [
+    { name: 'region', label: 'Region (optional)', maxLength: 100, autoComplete: 'address-level1' },
+    {
+      name: 'country',
+      label: 'Country code',
+      required: true,
+      minLength: 2,
+      maxLength: 2,
+      pattern: '[A-Za-z]{2}',
+      autoComplete: 'country',
+      'aria-describedby': 'address-country-hint',
+      hint: <span id="address-country-hint">2 letters, like US, GB or FR</span>,
+    },
+  ],
+  { name: 'phone', label: 'Phone (optional)', type: 'tel', maxLength: 40, autoComplete: 'tel' },
+];
 
 function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPageData }) {
   const form = data.form ?? {};
   return (
-    <form
-      className="card"
-      method="post"
-      action={shopHref(shop, '/account/addresses')}
-      aria-labelledby="address-add"
+    <AccountForm
+      shop={shop}
+      action="/account/addresses"
+      heading="Add an address"
+      idPrefix="address"
+      error={data.error}
+      rows={ADDRESS_FIELDS}
+      values={form}
+      submit="Save address"
     >
-      <h2 id="address-add">Add an address</h2>
-      {data.error ? <Notice kind="error">{data.error}</Notice> : null}
-      <Field
-        id="address-line1"
-        label="Address"
-        name="line1"
-        form={form}
-        required
-        maxLength={255}
-        autoComplete="address-line1"
-      />
-      <Field
-        id="address-line2"
-        label="Apartment, suite, etc. (optional)"
-        name="line2"
-        form={form}
-        maxLength={255}
-        autoComplete="address-line2"
-      />
-      <div className="form-row">
-        <Field
-          id="address-city"
-          label="City"
-          name="city"
-          form={form}
-          required
-          maxLength={100}
-          autoComplete="address-level2"
-        />
-        <Field
-          id="address-postal-code"
-          label="Postal code"
-          name="postalCode"
-          form={form}
-          required
-          maxLength={20}
-          autoComplete="postal-code"
-        />
-      </div>
-      <div className="form-row">
-        <Field
-          id="address-region"
-          label="Region (optional)"
-          name="region"
-          form={form}
-          maxLength={100}
-          autoComplete="address-level1"
-        />
-        <Field
-          id="address-country"
-          label="Country code"
-          name="country"
-          form={form}
-          required
-          minLength={2}
-          maxLength={2}
-          pattern="[A-Za-z]{2}"
-          autoComplete="country"
-          aria-describedby="address-country-hint"
-          hint={<span id="address-country-hint">2 letters, like US, GB or FR</span>}
-        />
-      </div>
-      <Field
-        id="address-phone"
-        label="Phone (optional)"
-        name="phone"
-        form={form}
-        type="tel"
-        maxLength={40}
-        autoComplete="tel"
-      />
       <div className="checkbox">
         <input
           id="address-default"
@@ -174,41 +85,36 @@ function AddressFormCard({ shop, data }: { shop: ShopContext; data: AddressesPag
         />
         <label htmlFor="address-default">Make this my default address</label>
       </div>
-      <button type="submit">Save address</button>
-    </form>
+    </AccountForm>
   );
 }
 
 /** Saved addresses (the default first), each with a delete button, and a form to add one. */
 export function AccountAddressesPage({ shop, data }: { shop: ShopContext; data: AddressesPageData }) {
   return (
-    <Frame
+    <AccountLayout
       shop={shop}
-      meta={{ title: 'Your addresses', description: 'Your saved addresses.', noindex: true }}
+      section="addresses"
+      title="Your addresses"
+      description="Your saved addresses."
+      email={data.email}
+      done={data.done}
     >
-      <AccountLayout
-        shop={shop}
-        section="addresses"
-        title="Your addresses"
-        email={data.email}
-        done={data.done}
-      >
-        <div className="account-home">
-          <section aria-labelledby="address-saved">
-            <h2 id="address-saved">Saved addresses</h2>
-            {data.addresses.length > 0 ? (
-              <ul className="address-list">
-                {data.addresses.map((address) => (
-                  <AddressCard key={address.id} shop={shop} address={address} />
-                ))}
-              </ul>
-            ) : (
-              <p className="card empty">No saved addresses yet. Add one to check out faster.</p>
-            )}
-          </section>
-          <AddressFormCard shop={shop} data={data} />
-        </div>
-      </AccountLayout>
-    </Frame>
+      <div className="account-home">
+        <section aria-labelledby="address-saved">
+          <h2 id="address-saved">Saved addresses</h2>
+          {data.addresses.length > 0 ? (
+            <ul className="address-list">
+              {data.addresses.map((address) => (
+                <AddressCard key={address.id} shop={shop} address={address} />
+              ))}
+            </ul>
+          ) : (
+            <p className="card empty">No saved addresses yet. Add one to check out faster.</p>
+          )}
+        </section>
+        <AddressFormCard shop={shop} data={data} />
+      </div>
+    </AccountLayout>
   );
 }

@@ -1,6 +1,6 @@
 import type { orderForCustomer } from '../../modules/orders/index.js';
-import { AccountLayout, formatDate, StatusPill } from '../components/account-layout.js';
-import { Frame } from '../components/frame.js';
+import { AccountLayout, Facts, formatDate, StatusPill } from '../components/account-layout.js';
+import { AddressLines } from '../components/order-summary.js';
 import { formatMoney } from '../money.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
@@ -72,102 +72,66 @@ export function AccountOrderPage({ shop, order }: { shop: ShopContext; order: Ac
     ['Tax', order.taxAmount],
   ];
   return (
-    <Frame
+    <AccountLayout
       shop={shop}
-      meta={{ title: `Order #${order.orderNumber}`, description: 'One of your orders.', noindex: true }}
+      section="orders"
+      title={`Order #${order.orderNumber}`}
+      description="One of your orders."
+      email={order.email}
     >
-      <AccountLayout shop={shop} section="orders" title={`Order #${order.orderNumber}`} email={order.email}>
-        <p>
-          <a href={shopHref(shop, '/account')}>← All your orders</a>
-        </p>
-        <dl className="order-status">
-          <div>
-            <dt>Placed</dt>
-            <dd>{formatDate(order.createdAt)}</dd>
-          </div>
-          <div>
-            <dt>Status</dt>
-            <dd>
-              <StatusPill status={order.status} />
-            </dd>
-          </div>
-          <div>
-            <dt>Payment</dt>
-            <dd>
-              <StatusPill status={order.paymentStatus} />
-            </dd>
-          </div>
-          <div>
-            <dt>Delivery</dt>
-            <dd>
-              <StatusPill status={order.fulfillmentStatus} />
-            </dd>
-          </div>
-        </dl>
-        <div className="order-detail">
-          <section className="card" aria-labelledby="order-items">
-            <h2 id="order-items">Items</h2>
-            <ul className="line-items">
-              {order.lineItems.map((line) => (
-                <li key={line.id}>
-                  <span className="line-items__name">
-                    {line.name}
-                    {line.variantTitle ? <span className="muted"> · {line.variantTitle}</span> : null}
-                    <span className="muted line-items__qty">
-                      {line.quantity} × {money(line.price)}
-                    </span>
+      <p>
+        <a href={shopHref(shop, '/account')}>← All your orders</a>
+      </p>
+      <Facts
+        className="order-status"
+        facts={[
+          { label: 'Placed', value: formatDate(order.createdAt) },
+          { label: 'Status', value: <StatusPill status={order.status} /> },
+          { label: 'Payment', value: <StatusPill status={order.paymentStatus} /> },
+          { label: 'Delivery', value: <StatusPill status={order.fulfillmentStatus} /> },
+        ]}
+      />
+      <div className="order-detail">
+        <section className="card" aria-labelledby="order-items">
+          <h2 id="order-items">Items</h2>
+          <ul className="line-items">
+            {order.lineItems.map((line) => (
+              <li key={line.id}>
+                <span className="line-items__name">
+                  {line.name}
+                  {line.variantTitle ? <span className="muted"> · {line.variantTitle}</span> : null}
+                  <span className="muted line-items__qty">
+                    {line.quantity} × {money(line.price)}
                   </span>
-                  <span className="line-items__total">{money(line.total)}</span>
-                </li>
-              ))}
-            </ul>
-            <dl className="totals">
-              {totals.map(([label, amount]) => (
-                <div key={label}>
-                  <dt>{label}</dt>
-                  <dd>{money(amount)}</dd>
-                </div>
-              ))}
-              <div className="totals__grand">
-                <dt>Total</dt>
-                <dd>{money(order.total)}</dd>
-              </div>
-              {order.amountRefunded > 0 ? (
-                <div>
-                  <dt>Refunded</dt>
-                  <dd>{money(order.amountRefunded)}</dd>
-                </div>
-              ) : null}
-            </dl>
+                </span>
+                <span className="line-items__total">{money(line.total)}</span>
+              </li>
+            ))}
+          </ul>
+          <Facts
+            className="totals"
+            facts={[
+              ...totals.map(([label, amount]) => ({ label, value: money(amount) })),
+              { label: 'Total', value: money(order.total), className: 'totals__grand' },
+              ...(order.amountRefunded > 0
+                ? [{ label: 'Refunded', value: money(order.amountRefunded) }]
+                : []),
+            ]}
+          />
+        </section>
+        <div className="order-detail__side">
+          <section className="card" aria-labelledby="order-shipping">
+            <h2 id="order-shipping">Shipping</h2>
+            <Shipments order={order} />
           </section>
-          <div className="order-detail__side">
-            <section className="card" aria-labelledby="order-shipping">
-              <h2 id="order-shipping">Shipping</h2>
-              <Shipments order={order} />
+          {address ? (
+            <section className="card" aria-labelledby="order-address">
+              <h2 id="order-address">Delivery address</h2>
+              <AddressLines address={{ ...address, phone: null }} countryName={(code) => code} />
             </section>
-            {address ? (
-              <section className="card" aria-labelledby="order-address">
-                <h2 id="order-address">Delivery address</h2>
-                <address>
-                  {[address.firstName, address.lastName].filter(Boolean).join(' ') || null}
-                  {address.firstName || address.lastName ? <br /> : null}
-                  {address.line1}
-                  <br />
-                  {address.line2 ? (
-                    <>
-                      {address.line2}
-                      <br />
-                    </>
-                  ) : null}
-                  {`${address.city}${address.region ? `, ${address.region}` : ''} ${address.postalCode}`}
-                  <br />
-                  {address.country}
-                </address>
-              </section>
-            ) : null}
-          </div>
+          ) : null}
         </div>
-      </AccountLayout>
-    </Frame>
+      </div>
+    </AccountLayout>
   );
 }

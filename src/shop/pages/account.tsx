@@ -1,5 +1,12 @@
-import { AccountLayout, formatDate, Notice, StatusPill } from '../components/account-layout.js';
-import { Frame } from '../components/frame.js';
+import type { orderSummaryForCustomer } from '../../modules/orders/index.js';
+import {
+  AccountForm,
+  AccountLayout,
+  Facts,
+  type FieldSpec,
+  formatDate,
+  StatusPill,
+} from '../components/account-layout.js';
 import { formatMoney } from '../money.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
@@ -10,15 +17,7 @@ export interface AccountProfile {
   phone: string | null;
 }
 
-export interface AccountOrderSummary {
-  orderNumber: string;
-  status: string;
-  paymentStatus: string;
-  fulfillmentStatus: string;
-  total: number;
-  itemCount: number;
-  createdAt: string;
-}
+export type AccountOrderSummary = ReturnType<typeof orderSummaryForCustomer>;
 
 export interface AccountPageData {
   profile: AccountProfile;
@@ -45,24 +44,18 @@ function OrderList({ shop, orders }: { shop: ShopContext; orders: AccountOrderSu
               {`${formatDate(order.createdAt)} · ${order.itemCount} item${order.itemCount === 1 ? '' : 's'}`}
             </span>
           </div>
-          <dl className="order-row__facts">
-            <div>
-              <dt>Status</dt>
-              <dd>
-                <StatusPill status={order.status} />
-              </dd>
-            </div>
-            <div>
-              <dt>Payment</dt>
-              <dd>
-                <StatusPill status={order.paymentStatus} />
-              </dd>
-            </div>
-            <div>
-              <dt>Total</dt>
-              <dd className="order-row__total">{formatMoney(order.total, shop.store.currency)}</dd>
-            </div>
-          </dl>
+          <Facts
+            className="order-row__facts"
+            facts={[
+              { label: 'Status', value: <StatusPill status={order.status} /> },
+              { label: 'Payment', value: <StatusPill status={order.paymentStatus} /> },
+              {
+                label: 'Total',
+                value: formatMoney(order.total, shop.store.currency),
+                className: 'order-row__total',
+              },
+            ]}
+          />
         </li>
       ))}
     </ul>
@@ -93,6 +86,14 @@ function Pagination({ shop, page, pages }: { shop: ShopContext; page: number; pa
   );
 }
 
+const PROFILE_FIELDS: (FieldSpec | FieldSpec[])[] = [
+  [
+    { name: 'firstName', label: 'First name', autoComplete: 'given-name', maxLength: 100 },
+    { name: 'lastName', label: 'Last name', autoComplete: 'family-name', maxLength: 100 },
+  ],
+  { name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel', maxLength: 40 },
+];
+
 function ProfileForm({ shop, data }: { shop: ShopContext; data: AccountPageData }) {
   const values = data.profileForm ?? {
     firstName: data.profile.firstName ?? '',
@@ -100,50 +101,17 @@ function ProfileForm({ shop, data }: { shop: ShopContext; data: AccountPageData 
     phone: data.profile.phone ?? '',
   };
   return (
-    <form
-      className="card"
-      method="post"
-      action={shopHref(shop, '/account/profile')}
-      aria-labelledby="account-details"
-    >
-      <h2 id="account-details">Your details</h2>
-      {data.profileError ? <Notice kind="error">{data.profileError}</Notice> : null}
-      <p className="muted">E-mail: {data.profile.email}</p>
-      <div className="form-row">
-        <div className="field">
-          <label htmlFor="profile-first-name">First name</label>
-          <input
-            id="profile-first-name"
-            name="firstName"
-            autoComplete="given-name"
-            maxLength={100}
-            defaultValue={values.firstName}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="profile-last-name">Last name</label>
-          <input
-            id="profile-last-name"
-            name="lastName"
-            autoComplete="family-name"
-            maxLength={100}
-            defaultValue={values.lastName}
-          />
-        </div>
-      </div>
-      <div className="field">
-        <label htmlFor="profile-phone">Phone</label>
-        <input
-          id="profile-phone"
-          name="phone"
-          type="tel"
-          autoComplete="tel"
-          maxLength={40}
-          defaultValue={values.phone}
-        />
-      </div>
-      <button type="submit">Save details</button>
-    </form>
+    <AccountForm
+      shop={shop}
+      action="/account/profile"
+      heading="Your details"
+      idPrefix="profile"
+      error={data.profileError}
+      intro={<p className="muted">E-mail: {data.profile.email}</p>}
+      rows={PROFILE_FIELDS}
+      values={values}
+      submit="Save details"
+    />
   );
 }
 
@@ -151,39 +119,36 @@ function ProfileForm({ shop, data }: { shop: ShopContext; data: AccountPageData 
 export function AccountPage({ shop, data }: { shop: ShopContext; data: AccountPageData }) {
   const name = [data.profile.firstName, data.profile.lastName].filter(Boolean).join(' ');
   return (
-    <Frame
+    <AccountLayout
       shop={shop}
-      meta={{ title: 'Your account', description: 'Your orders and details.', noindex: true }}
+      section="orders"
+      title={name ? `Hello, ${name}` : 'Your account'}
+      pageTitle="Your account"
+      description="Your orders and details."
+      email={data.profile.email}
+      done={data.done}
     >
-      <AccountLayout
-        shop={shop}
-        section="orders"
-        title={name ? `Hello, ${name}` : 'Your account'}
-        email={data.profile.email}
-        done={data.done}
-      >
-        <div className="account-home">
-          <section className="card" aria-labelledby="account-orders">
-            <h2 id="account-orders">
-              Your orders {data.total > 0 ? <span className="muted">({data.total})</span> : null}
-            </h2>
-            {data.orders.length > 0 ? (
-              <>
-                <OrderList shop={shop} orders={data.orders} />
-                <Pagination shop={shop} page={data.page} pages={data.pages} />
-              </>
-            ) : (
-              <div className="empty">
-                <p>{data.page > 1 ? 'No orders on this page.' : 'You have not placed an order yet.'}</p>
-                <a className="button" href={shopHref(shop, '/products')}>
-                  Start shopping
-                </a>
-              </div>
-            )}
-          </section>
-          <ProfileForm shop={shop} data={data} />
-        </div>
-      </AccountLayout>
-    </Frame>
+      <div className="account-home">
+        <section className="card" aria-labelledby="account-orders">
+          <h2 id="account-orders">
+            Your orders {data.total > 0 ? <span className="muted">({data.total})</span> : null}
+          </h2>
+          {data.orders.length > 0 ? (
+            <>
+              <OrderList shop={shop} orders={data.orders} />
+              <Pagination shop={shop} page={data.page} pages={data.pages} />
+            </>
+          ) : (
+            <div className="empty">
+              <p>{data.page > 1 ? 'No orders on this page.' : 'You have not placed an order yet.'}</p>
+              <a className="button" href={shopHref(shop, '/products')}>
+                Start shopping
+              </a>
+            </div>
+          )}
+        </section>
+        <ProfileForm shop={shop} data={data} />
+      </div>
+    </AccountLayout>
   );
 }
