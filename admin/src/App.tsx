@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import type { StoreSettings } from './api/types';
 import { ConfirmProvider } from './components/dialogs';
 import { Empty } from './components/ui';
 import { isCurrent, matchPath } from './lib/path';
@@ -17,6 +18,15 @@ import { SignInPage } from './pages/sign-in/SignInPage';
 import { WebhookDetailPage } from './pages/webhooks/WebhookDetailPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 import { SessionGate, useSession } from './session';
+
+/**
+ * The store's web shop: on its own domain when it has one (served on this dashboard's scheme, as the
+ * shop's canonical URLs are), else at /shop/{slug}/ of this server.
+ */
+export function shopAddress(store: Pick<StoreSettings, 'slug' | 'custom_domain'>): string {
+  if (store.custom_domain) return `${window.location.protocol}//${store.custom_domain}/`;
+  return `/shop/${encodeURIComponent(store.slug)}/`;
+}
 
 const NAV = [
   { to: '/', label: 'Overview' },
@@ -101,6 +111,9 @@ function Shell() {
           {store.logo ? <img src={store.logo} alt="" className="brand-logo" /> : null}
           <span className="brand-name">{store.name}</span>
         </div>
+        <a className="btn btn-link view-shop" href={shopAddress(store)} target="_blank" rel="noopener">
+          View shop<span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
         <div className="topbar-user">
           <span className="user-email">{session.user.email}</span>
           <button type="button" className="btn btn-link" onClick={() => void signOut()}>
@@ -117,6 +130,12 @@ function Shell() {
               </Link>
             </li>
           ))}
+          {/* The top bar's shop link, where a phone's narrow top bar has no room for it. */}
+          <li className="nav-shop">
+            <a href={shopAddress(store)} target="_blank" rel="noopener">
+              View shop<span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          </li>
         </ul>
       </nav>
       <main id="main" ref={main} className="content">

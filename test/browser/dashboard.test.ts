@@ -136,6 +136,18 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
   });
 
+  it("links to the store's web shop from the top bar, opening it in a new tab", async () => {
+    const link = page.getByRole('banner').getByRole('link', { name: /View shop/ });
+    expect(await link.getAttribute('href')).toBe(`/shop/${slug}/`);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    const [shop] = await Promise.all([page.waitForEvent('popup'), link.click()]);
+    await shop.waitForLoadState();
+    expect(shop.url()).toBe(`${base}/shop/${slug}/`);
+    expect((await shop.request.get(shop.url())).status()).toBe(200);
+    await shop.getByRole('banner').getByText('Test Store').first().waitFor();
+    await shop.close();
+  });
+
   it('creates a product with a downloaded image, then adjusts its stock with a reason', async () => {
     await nav('Products');
     await page.getByText('No products yet').waitFor();
@@ -525,8 +537,17 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     expect(config.colors.primary).toBe('#112233');
     const store = await app.services.stores.getStore(storeId);
     expect(store).toMatchObject({ tax_rate_bps: 825, low_stock_threshold: 3 });
-    // The top bar follows the new name.
+    // The top bar follows the new name, and its shop link the custom domain, which serves the shop.
     await page.getByRole('banner').getByText('Dashboard Test Store').waitFor();
+    const shopLink = page.getByRole('banner').getByRole('link', { name: /View shop/ });
+    expect(await shopLink.getAttribute('href')).toBe('http://shop.dashboard-test.example/');
+    const onDomain = await app.server.inject({
+      method: 'GET',
+      url: '/',
+      headers: { host: 'shop.dashboard-test.example' },
+    });
+    expect(onDomain.statusCode).toBe(200);
+    expect(onDomain.body).toContain('Dashboard Test Store');
 
     const editor = page.getByLabel('App config JSON');
     await editor.fill('{ "theme": ');
@@ -630,6 +651,17 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
       await screenshot(page, `phone-${name}`);
     }
     await page.getByRole('button', { name: 'Menu' }).click();
+    // The narrow top bar has no room for the shop link: the menu carries it.
+    const shopLink = page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: /View shop/ });
+    expect(await shopLink.getAttribute('href')).toBe('http://shop.dashboard-test.example/');
+    expect(
+      await page
+        .getByRole('banner')
+        .getByRole('link', { name: /View shop/ })
+        .count(),
+    ).toBe(0);
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Orders' }).click();
     await heading('Orders').waitFor();
     await page.setViewportSize({ width: 1280, height: 900 });
