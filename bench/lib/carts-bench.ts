@@ -1,22 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
 import { type Insertable, sql } from 'kysely';
 import pg from 'pg';
-import pino from 'pino';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import type { ProductsTable } from '../../src/modules/catalog/catalog.tables.js';
-import { type Db, openDatabase } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
-import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
+import type { Db } from '../../src/platform/db/database.js';
 import { newId } from '../../src/platform/ids.js';
 import { sampleProduct } from '../../src/seed/sample-catalog.js';
 import { cleanUp, cleanUpStack } from './cleanup.js';
-import { freshBenchDatabase } from './database.js';
 import { listenOnFreePort } from './http.js';
+import { startInProcessApp } from './in-process-app.js';
 import { type MeasuredLoad, runLoad, warmUpAndMeasure } from './load.js';
 import { envNumber, medianLoad, roundOrder } from './rounds.js';
 import { metric, type Scenario } from './scenario.js';
@@ -217,27 +210,7 @@ export function cartScenario(mode: Mode): Scenario {
       const notes: string[] = [];
       const { release, onExit } = cleanUpStack();
       try {
-        const fresh = await freshBenchDatabase(log, notes, onExit);
-        const handle = openDatabase(fresh.url, { max: POOL_SIZE });
-        onExit('app pool', () => handle.close());
-        await migrateToLatest(handle.db);
-        const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-data-'));
-        onExit('data dir', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-        const config = loadConfig({
-          LOG_LEVEL: 'silent',
-          DATABASE_URL: fresh.url,
-          DATA_DIR: dataDir,
-          HOST: '127.0.0.1',
-          PORT: '0',
-          RATE_LIMIT_PER_MINUTE: '1000000000',
-        });
-        const app = await buildApp({
-          config,
-          db: handle.db,
-          logger: pino({ level: 'silent' }),
-          rateLimitStore: new MemoryRateLimitStore(),
-        });
-        onExit('app', () => app.server.close());
+        const { fresh, handle, app } = await startInProcessApp(log, notes, onExit, POOL_SIZE);
         const baselinePool = new pg.Pool({ connectionString: fresh.url, max: POOL_SIZE });
         onExit('baseline pool', () => baselinePool.end());
 

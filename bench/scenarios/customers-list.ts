@@ -1,23 +1,15 @@
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import Fastify from 'fastify';
 import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import pino from 'pino';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { listCustomers } from '../../src/modules/customers/customers.repository.js';
-import { openDatabase } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import type { Database } from '../../src/platform/db/schema.js';
-import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { currencyDecimals, toDecimalNumber } from '../../src/platform/money.js';
 import { sampleCustomer } from '../../src/seed/sample-data.js';
 import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
-import { freshBenchDatabase } from '../lib/database.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
+import { startInProcessApp } from '../lib/in-process-app.js';
 import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
 import { metric, type Scenario } from '../lib/scenario.js';
 
@@ -191,29 +183,7 @@ export const scenario: Scenario = {
     const { release, onExit } = cleanUpStack();
 
     try {
-      const fresh = await freshBenchDatabase(log, notes, onExit);
-      const handle = openDatabase(fresh.url, { max: POOL_SIZE });
-      onExit('app pool', () => handle.close());
-      await migrateToLatest(handle.db);
-
-      // The app's DATA_DIR (local media storage): a temporary one, never ./data.
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-data-'));
-      onExit('data dir', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-      const config = loadConfig({
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: fresh.url,
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        RATE_LIMIT_PER_MINUTE: '1000000000',
-      });
-      const app = await buildApp({
-        config,
-        db: handle.db,
-        logger: pino({ level: 'silent' }),
-        rateLimitStore: new MemoryRateLimitStore(),
-      });
-      onExit('app', () => app.server.close());
+      const { fresh, handle, app } = await startInProcessApp(log, notes, onExit, POOL_SIZE);
 
       const store = await app.services.stores.createStore({ slug: 'bench', name: 'Bench Store' });
       const key = await app.services.stores.createApiKey(store.id, { name: 'bench', scopes: 'all' });

@@ -1,17 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import pino from 'pino';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrate.js';
-import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { insertCatalogue } from '../lib/catalogue.js';
 import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
-import { freshBenchDatabase } from '../lib/database.js';
 import { listenOnFreePort } from '../lib/http.js';
+import { startInProcessApp } from '../lib/in-process-app.js';
 import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
 import { envNumber } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
@@ -69,27 +60,7 @@ export const scenario: Scenario = {
     const notes: string[] = [];
     const { release, onExit } = cleanUpStack();
     try {
-      const fresh = await freshBenchDatabase(log, notes, onExit);
-      const handle = openDatabase(fresh.url, { max: POOL_SIZE });
-      onExit('app pool', () => handle.close());
-      await migrateToLatest(handle.db);
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-data-'));
-      onExit('data dir', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-      const config = loadConfig({
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: fresh.url,
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        RATE_LIMIT_PER_MINUTE: '1000000000',
-      });
-      const app = await buildApp({
-        config,
-        db: handle.db,
-        logger: pino({ level: 'silent' }),
-        rateLimitStore: new MemoryRateLimitStore(),
-      });
-      onExit('app', () => app.server.close());
+      const { fresh, handle, app } = await startInProcessApp(log, notes, onExit, POOL_SIZE);
       const store = await app.services.stores.createStore({ slug: SLUG, name: 'Bench Store' });
       const { imageRows } = await insertCatalogue(handle.db, store.id, PRODUCTS, (key) =>
         app.mediaStorage.publicUrl(key),
