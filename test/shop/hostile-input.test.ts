@@ -255,6 +255,12 @@ describe('hostile input on the web shop', () => {
           expectPage(res, `${route} with ${param.slice(0, 40)}`);
         }
     }
+    // Segments the router itself refuses (too long, broken encoding) get the shop's 404 page too.
+    for (const param of ['x'.repeat(5000), '%E0%A4%A']) {
+      const res = await send('GET', `${shop}/products/${param}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.body).toContain('Page not found');
+    }
     // Odd line ids and product ids remove nothing; the shopper's one cart line is still there.
     expect(await footprint()).toEqual(before);
   });
@@ -314,6 +320,9 @@ describe('hostile input on the web shop', () => {
         const res = await send('POST', `${shop}${path}`, { cookie: shopperCookie, body, type });
         expectPage(res, `${route} with ${name}`);
         if (status) expect(res.statusCode, `${route} with ${name}`).toBe(status);
+        // The shop's own words, not the JSON API's ("must be application/json", "1 MiB").
+        if (status === 415) expect(res.body).toContain('reads its own forms');
+        if (status === 413) expect(res.body).toContain('far larger than any');
         else expect(res.statusCode, `${route} with ${name}`).toBeGreaterThanOrEqual(400);
       }
     }
