@@ -95,6 +95,8 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   /** Gateways of providers that hold the money, besides the built-in ones (tests add their own). */
   refundGateways?: RefundGateway[];
+  /** Keep the custom-domain directory current (default true; the OpenAPI build has no database). */
+  watchCustomDomains?: boolean;
 }
 
 export interface Services {
@@ -157,7 +159,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     await webhookFetch.close();
     await storage.close();
   });
-  const stores = createStoresService(db, deps.logger, { publicUrl: config.publicUrl, watchDomains: true });
+  const stores = createStoresService(db, deps.logger, {
+    publicUrl: config.publicUrl,
+    watchDomains: deps.watchCustomDomains ?? true,
+  });
   // Bumped per store by the catalogue and stock services; the shop's page cache keys on it.
   const catalogChanges = new ChangeCounter();
   const inventory = createInventoryService(db, catalogChanges);

@@ -16,6 +16,7 @@ export async function openApiDocument(config: Config, logger: Logger): Promise<R
       db: database.db,
       logger,
       rateLimitStore: new MemoryRateLimitStore(),
+      watchCustomDomains: false,
     });
     try {
       return app.server.swagger() as unknown as Record<string, unknown>;
