@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest 
 import { storeColors } from '../modules/storefront/index.js';
 import { hostOfHeader } from '../modules/stores/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
-import { forbidden, notFound, toAppError } from '../platform/http/errors.js';
+import { type AppError, forbidden, notFound, toAppError } from '../platform/http/errors.js';
 import { isSameOriginWrite } from '../platform/http/same-origin.js';
 import { fileInside } from '../platform/http/static-files.js';
 import { SHOP_ASSETS_DIR } from './assets.js';
-import { ErrorPage, NotFoundPage, UNKNOWN_STORE_HTML } from './pages/not-found.js';
+import { ErrorPage, NotFoundPage, SHOP_UNAVAILABLE_HTML, UNKNOWN_STORE_HTML } from './pages/not-found.js';
 import { sendHtml, sendPage } from './render.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { accountListRoutes } from './routes/account-lists.routes.js';
@@ -33,11 +33,14 @@ function slugOfUrl(url: string): string {
 
 /** The shop of a request (its store by the slug of its URL: unknown or disabled → 404). */
 async function shopContextOf(request: FastifyRequest, deps: ShopDeps): Promise<ShopContext> {
-  const store = await Promise.resolve()
-    .then(() => deps.stores.getActiveStoreBySlug(slugOfUrl(request.url)))
-    .catch(() => {
-      throw notFound('store');
-    });
+  let slug: string;
+  try {
+    slug = slugOfUrl(request.url);
+  } catch {
+    throw notFound('store'); // not valid percent-encoding: names no store
+  }
+  // Unknown or disabled: not_found; the database away: unavailable (503), never "no such shop".
+  const store = await deps.stores.getActiveStoreBySlug(slug);
   return {
     store: {
       id: store.id,
@@ -57,6 +60,13 @@ async function shopContextOf(request: FastifyRequest, deps: ShopDeps): Promise<S
   };
 }
 
+/** A failure before the store is known: no such shop (404), or the store could not be read (5xx). */
+function sendFramelessError(reply: FastifyReply, error: AppError) {
+  if (error.statusCode === 404) return sendHtml(reply, UNKNOWN_STORE_HTML, { status: 404, cache: 'private' });
+  if (error.headers) reply.headers(error.headers);
+  return sendHtml(reply, SHOP_UNAVAILABLE_HTML, { status: error.statusCode, cache: 'private' });
+}
+
 /** What a refusal of the shop's own says, where the platform's message speaks of the JSON API. */
 const SHOP_MESSAGES: Record<number, string> = {
   413: 'This form is far larger than any of the shop’s forms. Open the page and send it again.',
@@ -73,7 +83,7 @@ export function shopRoutingErrorPage(deps: ShopDeps) {
     shopContextOf(request, deps)
       .then(
         (shop) => sendPage(reply, <NotFoundPage shop={shop} />, { status: 404, cache: 'private' }),
-        () => sendHtml(reply, UNKNOWN_STORE_HTML, { status: 404, cache: 'private' }),
+        (error: unknown) => sendFramelessError(reply, toAppError(error)),
       )
       .catch((error: unknown) => {
         request.log.error({ err: error }, 'shop routing error page failed');
@@ -111,7 +121,7 @@ function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
     if (appError.statusCode >= 500)
       request.log.error({ err: error, code: appError.code }, 'shop page failed');
     if (appError.headers) reply.headers(appError.headers);
-    if (!request.shop) return sendHtml(reply, UNKNOWN_STORE_HTML, { status: 404, cache: 'private' });
+    if (!request.shop) return sendFramelessError(reply, appError);
     if (appError.statusCode === 404)
       return sendPage(reply, <NotFoundPage shop={request.shop} />, { status: 404, cache: 'private' });
     const message =

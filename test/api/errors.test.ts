@@ -366,8 +366,18 @@ describe('503 when the database is unreachable, and recovery', () => {
       expect(res.headers['x-request-id']).toMatch(UUID);
     }
     expect((await app.server.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    // The web shop of a store never looked up before: unavailable, not "no such shop" (a 404 would
+    // tell search engines the shop is gone).
+    const shopPage = await app.server.inject({ method: 'GET', url: `/shop/${used.store.slug}/` });
+    expect(shopPage.statusCode).toBe(503);
+    expect(shopPage.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(shopPage.headers['retry-after']).toBeDefined();
+    expect(shopPage.body).toContain('The shop is unavailable');
 
     proxy = await startProxy(target, proxy.port);
+    expect((await app.server.inject({ method: 'GET', url: `/shop/${used.store.slug}/` })).statusCode).toBe(
+      200,
+    );
     expect((await list(used.key)).statusCode).toBe(200);
     expect((await list(unused.key)).statusCode).toBe(200);
     expect((await ready()).json()).toEqual({ status: 'ready' });

@@ -39,5 +39,16 @@ export function ErrorPage({ shop, status, message }: { shop: ShopContext; status
   );
 }
 
+/** A page without the shop's frame (no store to draw it with), its text escaped by the caller. */
+function framelessPage(title: string, message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><meta name="robots" content="noindex"></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><main><h1>${title}</h1><p>${message}</p></main></body></html>`;
+}
+
 /** An unknown or disabled store: no frame to draw it in. */
-export const UNKNOWN_STORE_HTML = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop not found</title><meta name="robots" content="noindex"></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><main><h1>Shop not found</h1><p>There is no shop at this address.</p></main></body></html>`;
+export const UNKNOWN_STORE_HTML = framelessPage('Shop not found', 'There is no shop at this address.');
+
+/** The store could not be read (the database is away): the shop exists, it cannot answer yet. */
+export const SHOP_UNAVAILABLE_HTML = framelessPage(
+  'The shop is unavailable',
+  'The shop could not answer just now. Please try again in a moment.',
+);
