@@ -153,6 +153,23 @@ describe.skipIf(!hasChromium())('shop catalogue in Chromium', () => {
     });
   }
 
+  for (const width of [1280, 390]) {
+    it(`draws an unknown product as the 404 page in the shop's frame, with a way back, at ${width} px`, async () => {
+      const page = await open(width);
+      const missing = `${base}/shop/${slug}/products/no-such-product`;
+      const response = await page.goto(missing);
+      expect(response?.status()).toBe(404);
+      await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+      await screenshot(page, `shop-not-found-${width}`);
+      // Out by keyboard: the link back to the products is reachable and followed with Enter.
+      await page.getByRole('link', { name: 'Browse all products' }).focus();
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: 'All products' }).waitFor();
+      // The one failed response of this test is the 404 page itself.
+      expect(pageErrors.splice(0)).toEqual([`404 ${missing}`]);
+    });
+  }
+
   it('changes price and stock with the option picker by keyboard, and cannot add a sold-out variant', async () => {
     const page = await open(1280);
     await page.goto(`${base}/shop/${slug}/products/${shirt.slug}`);
