@@ -60,7 +60,7 @@ export const scenario: Scenario = {
     const notes: string[] = [];
     const { release, onExit } = cleanUpStack();
     try {
-      const { fresh, handle, app } = await startInProcessApp(log, notes, onExit, POOL_SIZE);
+      const { handle, app } = await startInProcessApp(log, notes, onExit, POOL_SIZE);
       const store = await app.services.stores.createStore({ slug: SLUG, name: 'Bench Store' });
       const { imageRows } = await insertCatalogue(handle.db, store.id, PRODUCTS, (key) =>
         app.mediaStorage.publicUrl(key),
