@@ -95,7 +95,7 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   /** Gateways of providers that hold the money, besides the built-in ones (tests add their own). */
   refundGateways?: RefundGateway[];
-  /** Keep the custom-domain directory current (default true; the OpenAPI build has no database). */
+  /** Keep the custom-domain directory current (default true; not for the OpenAPI build or a CLI command). */
   watchCustomDomains?: boolean;
 }
 

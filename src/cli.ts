@@ -66,6 +66,8 @@ async function withServices<T>(
       db: runtime.database.db,
       logger,
       rateLimitStore: runtime.rateLimitStore,
+      // A one-shot command: a refresh still in flight when it closes would log a failed load.
+      watchCustomDomains: false,
     });
     try {
       return await work(app, runtime.database.db);
