@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import { installApiDocs } from './api-docs.js';
 import type { Config } from './config.js';
@@ -73,6 +74,7 @@ import {
 } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService, wishlistRoutes } from './modules/wishlist/index.js';
 import { ChangeCounter } from './platform/change-counter.js';
+import { createChangeFeed } from './platform/change-feed.js';
 import type { Db } from './platform/db/database.js';
 import { createCursorCodec } from './platform/http/cursor.js';
 import { installCustomerAuth } from './platform/http/customer-auth.js';
@@ -97,6 +99,13 @@ export interface AppDeps {
   refundGateways?: RefundGateway[];
   /** Keep the custom-domain directory current (default true; not for the OpenAPI build or a CLI command). */
   watchCustomDomains?: boolean;
+  /**
+   * The pool behind `db`, for a serving process: catalogue changes are exchanged with the other
+   * processes of the database (change-feed.ts), so their cached storefront answers and shop pages
+   * follow this one's changes and this one's follow theirs. Without it only this process's own
+   * changes drop its cached answers; others' show within the caches' TTL.
+   */
+  pool?: pg.Pool;
 }
 
 export interface Services {
@@ -165,6 +174,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Bumped per store by the catalogue and stock services; the shop's page cache keys on it.
   const catalogChanges = new ChangeCounter();
+  if (deps.pool) {
+    const feed = createChangeFeed({ pool: deps.pool, counter: catalogChanges, logger: deps.logger });
+    await feed.start();
+    server.addHook('onClose', () => feed.close());
+  }
   const inventory = createInventoryService(db, catalogChanges);
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
@@ -349,6 +363,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     products: services.products,
     categories: services.categories,
     merchantAuth,
+    catalogChanges,
   });
   const shopDeps: ShopDeps = {
     ...services,

@@ -99,6 +99,7 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
     app = await buildApp({
       config,
       db: runtime.database.db,
+      pool: runtime.database.pool,
       logger,
       rateLimitStore: runtime.rateLimitStore,
     });

@@ -38,6 +38,8 @@ export async function startInProcessApp(
   const app = await buildApp({
     config,
     db: handle.db,
+    // As `serve`: catalogue changes are exchanged with other processes (one LISTEN connection).
+    pool: handle.pool,
     logger: pino({ level: 'silent' }),
     rateLimitStore: new MemoryRateLimitStore(),
   });

@@ -9,8 +9,8 @@ export interface WakeupOptions {
   /** Names the loop in log lines ("push worker LISTEN connection lost…"). */
   name: string;
   logger: Logger;
-  /** Called at each notification, before the loop is woken. */
-  onNotification?: () => void;
+  /** Called at each notification (with its payload), before the loop is woken. */
+  onNotification?: (payload: string) => void;
   /** Called once LISTEN runs (again): what was announced while nobody listened is not known. */
   onListening?: () => void;
 }
@@ -78,8 +78,8 @@ export function createWakeup(options: WakeupOptions) {
         client = await options.pool.connect();
         const own = client;
         listener = own;
-        own.on('notification', () => {
-          options.onNotification?.();
+        own.on('notification', (message) => {
+          options.onNotification?.(message.payload ?? '');
           poke();
         });
         own.on('error', (error) => {

@@ -15,7 +15,7 @@ function setUp() {
   const cache = createPageCache({ changes, ttlMs: 5_000, now: () => clock });
   let renders = 0;
   const render = async () => `page ${++renders}`;
-  const get = async () => (await cache.get(shop, '/products', 'html', render)).body;
+  const get = async () => (await cache.get(shop, '/products', 'html', render)).body.toString();
   return { changes, get, advance: (ms: number) => (clock += ms), rendersSoFar: () => renders };
 }
 
@@ -66,6 +66,6 @@ describe('the shop page cache', () => {
     };
     await expect(cache.get(shop, '/x', 'html', render)).rejects.toThrow('not found');
     fail = false;
-    expect((await cache.get(shop, '/x', 'html', render)).body).toBe('ok');
+    expect((await cache.get(shop, '/x', 'html', render)).body.toString()).toBe('ok');
   });
 });

@@ -35,7 +35,7 @@ export interface SendPageOptions {
 }
 
 /** Sends a rendered document with the shop's headers. */
-export function sendHtml(reply: FastifyReply, html: string, options: SendPageOptions) {
+export function sendHtml(reply: FastifyReply, html: string | Buffer, options: SendPageOptions) {
   reply
     .code(options.status ?? 200)
     .type('text/html; charset=utf-8')

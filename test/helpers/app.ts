@@ -30,6 +30,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** Refund gateways of providers, besides the app's own (AppDeps.refundGateways). */
   refundGateways?: RefundGateway[];
+  /** Exchange catalogue changes with other apps on the same database, as `serve` does (AppDeps.pool). */
+  changeFeed?: boolean;
 }
 
 /** Builds the real app over a fresh database of its own (or the one given). */
@@ -56,6 +58,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: options.logger ?? pino({ level: 'silent' }),
     rateLimitStore,
     refundGateways: options.refundGateways,
+    pool: options.changeFeed ? database.pool : undefined,
   });
   return {
     ...app,

@@ -37,7 +37,7 @@ export function createProductsService({
 }: ProductsDeps) {
   return {
     ...createMerchantProducts({ db, stores, inventory, media, changes }),
-    ...createStorefrontProducts({ db, storefrontTotalTtlMs }),
+    ...createStorefrontProducts({ db, storefrontTotalTtlMs, changes }),
     ...createProductLookups(db),
   };
 }

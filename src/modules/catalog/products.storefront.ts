@@ -1,3 +1,4 @@
+import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db } from '../../platform/db/database.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { notFound } from '../../platform/http/errors.js';
@@ -12,16 +13,20 @@ import { activeProductUrls } from './sitemap.repository.js';
 export function createStorefrontProducts({
   db,
   storefrontTotalTtlMs,
+  changes,
 }: {
   db: Db;
   /** How long a storefront list total is reused (see storefrontPage); 0 disables. */
   storefrontTotalTtlMs: number;
+  /** The store's catalogue version: a committed change (in any process) starts new totals. */
+  changes?: ChangeCounter;
 }) {
   /**
    * Totals of the storefront list, per (store, category, search). The exact count visits every
    * matching product: ~2 ms of database CPU per request at 10,000 products, most of the list's cost.
    * The list is public and served with `Cache-Control: public, max-age=30`, so a total that lags
-   * catalogue changes by a few seconds is what a CDN would show anyway (docs/decisions.md).
+   * a change made behind Emporium's back by a few seconds is what a CDN would show anyway; the key
+   * holds the catalogue version, so one made through Emporium is counted at once (docs/decisions.md).
    */
   const storefrontTotals = new TtlCache<number>({ ttlMs: storefrontTotalTtlMs, maxEntries: 10_000 });
 
@@ -34,7 +39,12 @@ export function createStorefrontProducts({
   ) {
     const where = { status: 'active' as const, categorySlug: filter.categorySlug, q: filter.q };
     // '' filters nothing, like an absent filter, so both share a key.
-    const key = JSON.stringify([storeId, filter.categorySlug || '', filter.q || '']);
+    const key = JSON.stringify([
+      storeId,
+      changes?.version(storeId) ?? '',
+      filter.categorySlug || '',
+      filter.q || '',
+    ]);
     // On a miss the count runs alongside the page query, not after it.
     const [rows, cachedTotal] = await Promise.all([
       repo.listProductPage(db, storeId, where, page, sort),

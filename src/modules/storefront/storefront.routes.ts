@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import type { ChangeCounter } from '../../platform/change-counter.js';
 import { installPublicCaching } from '../../platform/http/cacheable.js';
 import {
   DataEnvelope,
@@ -11,6 +12,7 @@ import {
 } from '../../platform/http/envelopes.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { installMerchantAuth, type MerchantAuthOptions } from '../../platform/http/merchant-auth.js';
+import { type CachedBody, createResponseCache } from '../../platform/http/response-cache.js';
 import type { CategoriesService, ProductsService } from '../catalog/index.js';
 import { categoryForStorefront } from '../catalog/index.js';
 import type { PaymentsService } from '../payments/index.js';
@@ -34,11 +36,39 @@ export interface StorefrontDeps {
   products: ProductsService;
   categories: CategoriesService;
   merchantAuth: MerchantAuthOptions;
+  /** The catalogue's version per store: the cached answers of the product list and page key on it. */
+  catalogChanges: ChangeCounter;
+  /** How long a product list or page answer is reused (response-cache.ts; 0 disables). */
+  cacheTtlMs?: number;
+}
+
+/** List answers weigh 1 to 50 KB, product pages a few KB: this bounds the cache to a few MB. */
+const CACHE_ENTRIES = 2_000;
+
+/** The route's own serialiser of a 200 answer (from its response schema): what Fastify would send. */
+function serializerOf(reply: FastifyReply): (payload: unknown) => string {
+  const serialize = reply.getSerializationFunction('200');
+  if (!serialize) throw new Error(`${reply.request.routeOptions.url} has no response schema for 200`);
+  return (payload) => serialize(payload as Record<string, unknown>);
+}
+
+/** Sends a cached JSON answer as it was serialised, with the ETag stored with it. */
+function sendJson(reply: FastifyReply, answer: CachedBody) {
+  return reply.header('etag', answer.etag).type('application/json; charset=utf-8').send(answer.body);
 }
 
 /** Public catalogue of one store: /api/storefront/{slug}/…, no authentication, cacheable. */
 export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async (app, deps) => {
   const { stores, products, categories } = deps;
+  /**
+   * The product list and product page, the storefront's busiest reads: each answer is kept as the
+   * serialised body and its ETag, so a hit costs neither the database nor the serialiser.
+   */
+  const answers = createResponseCache({
+    changes: deps.catalogChanges,
+    ttlMs: deps.cacheTtlMs,
+    maxEntries: CACHE_ENTRIES,
+  });
 
   await app.register(async (open) => {
     installPublicCaching(open as unknown as FastifyInstance);
@@ -84,15 +114,21 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
           response: { 200: ListEnvelope(StorefrontProductSummary) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const store = await stores.getActiveStoreBySlug(request.params.slug);
         const page = pageOf(request.query);
-        const { data, total } = await products.storefrontList(store, page, {
-          sort: request.query.sort,
-          categorySlug: request.query.category,
-          q: request.query.q,
+        const { sort, category, q } = request.query;
+        const key = JSON.stringify(['list', store.currency, page.page, page.limit, sort, category, q]);
+        const serialize = serializerOf(reply);
+        const answer = await answers.get(store.id, key, 'json', async () => {
+          const { data, total } = await products.storefrontList(store, page, {
+            sort,
+            categorySlug: category,
+            q,
+          });
+          return serialize(listEnvelope(data, page, total));
         });
-        return listEnvelope(data, page, total);
+        return sendJson(reply, answer);
       },
     );
 
@@ -108,9 +144,15 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
           response: { 200: DataEnvelope(StorefrontProductPage) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const store = await stores.getActiveStoreBySlug(request.params.slug);
-        return { data: await products.storefrontProduct(store, request.params.productSlug) };
+        const { productSlug } = request.params;
+        const serialize = serializerOf(reply);
+        const key = JSON.stringify(['product', store.currency, productSlug]);
+        const answer = await answers.get(store.id, key, 'json', async () =>
+          serialize({ data: await products.storefrontProduct(store, productSlug) }),
+        );
+        return sendJson(reply, answer);
       },
     );
 

@@ -13,10 +13,35 @@ export const TRANSACTION_ATTEMPTS = 4;
  * transaction (and so possibly a row lock) is held check it and refuse (docs/decisions.md, "No
  * network call inside a transaction").
  */
-const openTransactions = new AsyncLocalStorage<true>();
+const openTransactions = new AsyncLocalStorage<TransactionState>();
+
+interface TransactionState {
+  /** Run once the transaction has committed; dropped with an attempt that rolled back. */
+  afterCommit: Array<() => void>;
+}
 
 export function insideTransaction(): boolean {
-  return openTransactions.getStore() === true;
+  return openTransactions.getStore() !== undefined;
+}
+
+/**
+ * Runs `effect` once the transaction this code runs in (inTransaction or inLongTransaction) has
+ * committed, or now outside one. For in-memory effects that others must only see with the data:
+ * an attempt that rolls back (and may run again) leaves none behind. Effects are synchronous and
+ * must not throw (the work they follow has committed).
+ */
+export function afterCommit(effect: () => void): void {
+  const state = openTransactions.getStore();
+  if (state) state.afterCommit.push(effect);
+  else effect();
+}
+
+/** Runs `work` marked as one transaction attempt, then its after-commit effects if it succeeded. */
+async function runAttempt<T>(run: () => Promise<T>): Promise<T> {
+  const state: TransactionState = { afterCommit: [] };
+  const result = await openTransactions.run(state, run);
+  for (const effect of state.afterCommit) effect();
+  return result;
 }
 
 /** Throws when called inside a transaction: for network calls (payment providers). */
@@ -40,13 +65,13 @@ const backoffMs = (attempt: number) => 10 * 2 ** (attempt - 1) * (0.5 + Math.ran
  * and rolls its transaction back; then the whole of `work` runs again, up to TRANSACTION_ATTEMPTS
  * times. So `work` must have no effect outside the transaction: no network calls, no files, no
  * in-memory state that a rolled-back attempt would leave behind (NOTIFY is fine: PostgreSQL
- * delivers it at commit only). Deadlocks should not happen at all (docs/decisions.md, "Lock
+ * delivers it at commit only; in-memory effects go through afterCommit). Deadlocks should not happen at all (docs/decisions.md, "Lock
  * order"); this is the safety net for the ones no rule foresaw.
  */
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await openTransactions.run(true, () => db.transaction().execute(work));
+      return await runAttempt(() => db.transaction().execute(work));
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
@@ -59,7 +84,7 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
  * for background jobs that may legitimately take long (pruning a large log), never for requests.
  */
 export function inLongTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return openTransactions.run(true, () =>
+  return runAttempt(() =>
     db.transaction().execute(async (tx) => {
       await sql`SET LOCAL statement_timeout = 0`.execute(tx);
       return work(tx);

@@ -7,11 +7,16 @@ import type { FastifyInstance } from 'fastify';
  */
 export function installPublicCaching(app: FastifyInstance, maxAgeSeconds = 30): void {
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'GET' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    const body = typeof payload === 'string' || Buffer.isBuffer(payload);
+    if (request.method !== 'GET' || reply.statusCode !== 200 || !body) return payload;
     // A handler that serves a body from its own cache may have set the ETag it stored with it.
     const preset = reply.getHeader('etag');
     const etag =
-      typeof preset === 'string' ? preset : `"${createHash('sha1').update(payload).digest('base64url')}"`;
+      typeof preset === 'string'
+        ? preset
+        : `"${createHash('sha1')
+            .update(payload as string | Buffer)
+            .digest('base64url')}"`;
     reply.header('etag', etag);
     reply.header('cache-control', `public, max-age=${maxAgeSeconds}`);
     const match = request.headers['if-none-match'];

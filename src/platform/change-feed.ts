@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { ChangeCounter } from './change-counter.js';
+import { createWakeup } from './wakeup.js';
+
+/** The NOTIFY channel of committed catalogue changes (payload: `<process token> <store id>,…`). */
+export const CATALOG_CHANNEL = 'emporium_catalog';
+/** Store ids per NOTIFY: a payload must stay under PostgreSQL's 8,000 bytes (36 + 1 bytes each). */
+const IDS_PER_NOTIFY = 200;
+/** How often a lost LISTEN connection is opened again. */
+const RELISTEN_MS = 2_000;
+
+/**
+ * Carries a ChangeCounter's committed bumps between the API processes of one database, through
+ * PostgreSQL's LISTEN/NOTIFY: every process's caches keyed by the counter then drop a store's
+ * entries within milliseconds of a change committed by any of them.
+ *
+ * The NOTIFY is sent after the commit, from the pool, never inside the changing transaction: a
+ * notifying commit takes a cluster-wide lock, which would serialise every checkout's commit.
+ * Bumps are coalesced: while one NOTIFY is in flight, the stores changed meanwhile wait and go
+ * together in the next, so the feed costs at most one small statement per round trip, whatever
+ * the rate of changes. What the feed cannot carry is bounded by the caches' TTLs: a change made
+ * outside Emporium, or a process that stops between its commit and its NOTIFY. While LISTEN is
+ * down nothing is known of other processes; when it runs again every version moves (`reset`).
+ */
+export function createChangeFeed(options: {
+  pool: pg.Pool;
+  counter: ChangeCounter;
+  logger: Logger;
+  channel?: string;
+}) {
+  const { pool, counter, logger } = options;
+  const channel = options.channel ?? CATALOG_CHANNEL;
+  const token = randomUUID();
+  const pending = new Set<string>();
+  let sending: Promise<void> | undefined;
+  let closed = false;
+
+  async function sendPending(): Promise<void> {
+    while (pending.size > 0 && !closed) {
+      const ids = [...pending].slice(0, IDS_PER_NOTIFY);
+      for (const id of ids) pending.delete(id);
+      try {
+        await pool.query('SELECT pg_notify($1, $2)', [channel, `${token} ${ids.join(',')}`]);
+      } catch (error) {
+        // The other processes' caches end these entries by their TTL.
+        logger.warn({ err: error }, 'could not announce catalogue changes to other processes');
+      }
+    }
+  }
+
+  function flush(): Promise<void> {
+    return sendPending().finally(() => {
+      // Stores announced after the loop's last check go in a new round.
+      sending = pending.size > 0 && !closed ? flush() : undefined;
+    });
+  }
+
+  function announce(storeId: string): void {
+    if (closed) return;
+    pending.add(storeId);
+    sending ??= flush();
+  }
+
+  const wakeup = createWakeup({
+    pool,
+    channel,
+    name: 'catalogue change feed',
+    logger,
+    onNotification(payload) {
+      const [from, ids] = payload.split(' ');
+      if (from === token || !ids) return;
+      for (const id of ids.split(',')) counter.applyRemote(id);
+    },
+    onListening: () => counter.reset(),
+  });
+
+  counter.onCommittedBump = announce;
+  const relisten = setInterval(() => {
+    if (!wakeup.listening) void wakeup.listen();
+  }, RELISTEN_MS);
+  relisten.unref();
+
+  return {
+    /** Starts listening (failures are logged, and retried every few seconds). */
+    start: () => wakeup.listen(),
+
+    /** Whether the other processes' changes are being received. */
+    get listening(): boolean {
+      return wakeup.listening;
+    },
+
+    /** Stops announcing and listening; waits for a NOTIFY in flight. */
+    async close(): Promise<void> {
+      closed = true;
+      clearInterval(relisten);
+      if (counter.onCommittedBump === announce) counter.onCommittedBump = undefined;
+      await sending;
+      await wakeup.close();
+    },
+  };
+}
+
+export type ChangeFeed = ReturnType<typeof createChangeFeed>;

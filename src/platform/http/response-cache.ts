@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import type { ChangeCounter } from '../change-counter.js';
+
+/** A rendered public answer: its body (UTF-8, encoded once), the ETag stored with it and its type. */
+export interface CachedBody {
+  body: Buffer;
+  etag: string;
+  type: 'html' | 'xml' | 'text' | 'json';
+}
+
+/**
+ * 5 s: the longest an answer is served after the render that made it started (the bound of the
+ * storefront list's cached totals). For its first half an answer is fresh; in its second half it is
+ * still served while one request renders it again in the background (stale-while-revalidate), so a
+ * busy answer never makes a client wait for its re-render.
+ */
+export const RESPONSE_CACHE_TTL_MS = 5_000;
+/**
+ * Background re-renders running at once. Past it a stale answer is served without a refresh (until
+ * its TTL ends): under load, re-renders of answers that can still be served must not take the
+ * database pool and the CPU from the requests that wait for one the cache does not have.
+ */
+const MAX_REFRESHES = 2;
+
+interface Entry {
+  answer: Promise<CachedBody>;
+  /** When the render started + half the TTL: served as is until then. */
+  freshUntil: number;
+  /** When the render started + the TTL: never served after. */
+  expiresAt: number;
+  /** Settled successfully: only then may it be served stale. */
+  ready: boolean;
+  refreshing: boolean;
+}
+
+/**
+ * Public answers derived from a store's catalogue, kept a few seconds: under load an answer renders
+ * about once per half TTL, and concurrent misses share one render. The key holds the store's
+ * catalogue version (ChangeCounter, carried between processes by the change feed), so a committed
+ * change is not served from the cache afterwards; what the counter cannot see (a change made outside
+ * Emporium) shows within the TTL. A failed render (a 404, the database away) is not kept.
+ */
+export function createResponseCache(options: {
+  changes: ChangeCounter;
+  ttlMs?: number;
+  /** Bounds the memory: the oldest entry goes past it. */
+  maxEntries: number;
+  now?: () => number;
+}) {
+  const ttl = options.ttlMs ?? RESPONSE_CACHE_TTL_MS;
+  const now = options.now ?? (() => Date.now());
+  const entries = new Map<string, Entry>();
+  let refreshes = 0;
+
+  /** Starts a render and files it under `key` (re-inserted: the Map's first key is the oldest). */
+  function load(key: string, type: CachedBody['type'], render: () => Promise<string>): Entry {
+    const started = now();
+    const entry: Entry = {
+      answer: render().then((text) => {
+        const body = Buffer.from(text, 'utf8');
+        return { body, type, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+      }),
+      freshUntil: started + ttl / 2,
+      expiresAt: started + ttl,
+      ready: false,
+      refreshing: false,
+    };
+    entry.answer.then(
+      () => {
+        entry.ready = true;
+      },
+      () => {
+        if (entries.get(key) === entry) entries.delete(key);
+      },
+    );
+    if (ttl > 0) {
+      entries.delete(key);
+      entries.set(key, entry);
+      if (entries.size > options.maxEntries) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) entries.delete(oldest);
+      }
+    }
+    return entry;
+  }
+
+  return {
+    /** The answer for `key` (which names everything, besides the store, that changes the answer). */
+    get(storeId: string, key: string, type: CachedBody['type'], render: () => Promise<string>) {
+      const fullKey = `${storeId} ${options.changes.version(storeId)} ${key}`;
+      const at = now();
+      const cached = entries.get(fullKey);
+      if (cached && at < cached.freshUntil) return cached.answer;
+      if (cached?.ready && at < cached.expiresAt) {
+        if (!cached.refreshing && refreshes < MAX_REFRESHES) {
+          cached.refreshing = true;
+          refreshes++;
+          const next = load(fullKey, type, render);
+          // Until the new render is done, the old answer stays the one served.
+          entries.set(fullKey, cached);
+          next.answer.finally(() => refreshes--).catch(() => {});
+          next.answer.then(
+            () => {
+              if (entries.get(fullKey) === cached) {
+                entries.delete(fullKey);
+                entries.set(fullKey, next);
+              }
+            },
+            () => {
+              cached.refreshing = false;
+            },
+          );
+        }
+        return cached.answer;
+      }
+      return load(fullKey, type, render).answer;
+    },
+  };
+}
+
+export type ResponseCache = ReturnType<typeof createResponseCache>;
