@@ -29,6 +29,17 @@ export interface OrderableProduct {
   variants: Map<string, OrderableVariant>;
 }
 
+const orderableIds = (productIds: string[]) => [...new Set(productIds.filter(isUuid))];
+
+function orderCatalogueOf(found: repo.ProductForOrder[]) {
+  return new Map<string, OrderableProduct>(
+    found.map(({ variants, category_ids, ...p }) => [
+      p.id,
+      { ...p, categoryIds: category_ids, variants: new Map(variants.map((v) => [v.id, v])) },
+    ]),
+  );
+}
+
 /** What other modules ask of the catalogue: the facts orders are priced from, which products exist. */
 export function createProductLookups(db: Db) {
   /**
@@ -36,15 +47,7 @@ export function createProductLookups(db: Db) {
    * absent). Runs on the caller's executor, so checkout reads them inside its transaction.
    */
   async function lookupForOrder(tx: Executor, storeId: string, productIds: string[]) {
-    const ids = [...new Set(productIds.filter(isUuid))];
-    const found = await repo.findForOrder(tx, storeId, ids);
-    const products = new Map<string, OrderableProduct>(
-      found.map(({ variants, category_ids, ...p }) => [
-        p.id,
-        { ...p, categoryIds: category_ids, variants: new Map(variants.map((v) => [v.id, v])) },
-      ]),
-    );
-    return products;
+    return orderCatalogueOf(await repo.findForOrder(tx, storeId, orderableIds(productIds)));
   }
 
   return {
@@ -59,6 +62,11 @@ export function createProductLookups(db: Db) {
     },
 
     lookupForOrder,
+
+    /** lookupForOrder as one query of a readTogether; its rows go to `orderCatalogueFromJson`. */
+    lookupForOrderQuery: (tx: Executor, storeId: string, productIds: string[]) =>
+      repo.findForOrderQuery(tx, storeId, orderableIds(productIds)),
+    orderCatalogueFromJson: (rows: unknown[]) => orderCatalogueOf(rows as repo.ProductForOrder[]),
 
     /** Status, stock and primary image of the products given (unknown ids are absent). */
     async cartFacts(tx: Executor, storeId: string, productIds: string[]) {

@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import { type CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
 import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
 import { containsPattern } from '../../platform/db/like.js';
@@ -330,7 +330,16 @@ export async function findForOrder(
   productIds: string[],
 ): Promise<ProductForOrder[]> {
   if (productIds.length === 0) return [];
-  const result = await sql<ProductForOrder>`
+  return (await db.executeQuery(findForOrderQuery(db, storeId, productIds))).rows;
+}
+
+/** findForOrder as a query (for readTogether: its JSON rows are ProductForOrder as they are). */
+export function findForOrderQuery(
+  db: Executor,
+  storeId: string,
+  productIds: string[],
+): CompiledQuery<ProductForOrder> {
+  return sql<ProductForOrder>`
     SELECT p.id, p.name, p.status, p.price, p.sku,
       COALESCE((
         SELECT json_agg(json_build_object('id', v.id, 'title', v.title, 'price', v.price, 'sku', v.sku))
@@ -340,8 +349,7 @@ export async function findForOrder(
         SELECT c.category_id FROM product_categories c WHERE c.store_id = p.store_id AND c.product_id = p.id
       ) AS category_ids
     FROM products p
-    WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`.execute(db);
-  return result.rows;
+    WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`.compile(db);
 }
 
 /** Stock facts of products and their variants (carts check quantities against them; no lock). */

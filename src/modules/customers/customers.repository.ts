@@ -1,7 +1,8 @@
-import { type Insertable, type Selectable, sql } from 'kysely';
+import { type CompiledQuery, type Insertable, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
 import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { jsonDate } from '../../platform/db/read-together.js';
 import { type Writer, write } from '../../platform/db/write-batch.js';
 import type { CustomerAddressesTable, CustomersTable } from './customers.tables.js';
 
@@ -92,13 +93,16 @@ export function findCustomer(db: Executor, storeId: string, id: string) {
  * buyer's lock before the stock's, in the documented lock order (docs/decisions.md).
  */
 export function lockCustomer(db: Tx, storeId: string, id: string) {
+  return lockCustomerQuery(db, storeId, id).executeTakeFirst();
+}
+
+export function lockCustomerQuery(db: Tx, storeId: string, id: string) {
   return db
     .selectFrom('customers')
     .selectAll()
     .where('store_id', '=', storeId)
     .where('id', '=', id)
-    .forNoKeyUpdate()
-    .executeTakeFirst();
+    .forNoKeyUpdate();
 }
 
 export function addOrderStats(
@@ -126,10 +130,14 @@ export function insertCustomers(db: Executor, rows: Insertable<CustomersTable>[]
 /**
  * The store's customer with this e-mail (case-insensitive), created when absent; names and phone
  * fill in only where the record has none. One statement, so concurrent checkouts by one new shopper
- * create one customer.
+ * create one customer. As a query, for checkout's readTogether; its row comes back through
+ * customerFromJson.
  */
-export async function upsertByEmail(db: Executor, row: Insertable<CustomersTable>): Promise<CustomerRow> {
-  const result = await sql<CustomerRow>`
+export function upsertByEmailQuery(
+  db: Executor,
+  row: Insertable<CustomersTable>,
+): CompiledQuery<CustomerRow> {
+  return sql<CustomerRow>`
     INSERT INTO customers (id, store_id, email, first_name, last_name, phone, created_at, updated_at)
     VALUES (${row.id}, ${row.store_id}, ${row.email}, ${row.first_name ?? null}, ${row.last_name ?? null},
       ${row.phone ?? null}, now(), now())
@@ -137,10 +145,20 @@ export async function upsertByEmail(db: Executor, row: Insertable<CustomersTable
       first_name = COALESCE(customers.first_name, EXCLUDED.first_name),
       last_name = COALESCE(customers.last_name, EXCLUDED.last_name),
       phone = COALESCE(customers.phone, EXCLUDED.phone)
-    RETURNING *`.execute(db);
+    RETURNING *`.compile(db);
+}
+
+export async function upsertByEmail(db: Executor, row: Insertable<CustomersTable>): Promise<CustomerRow> {
+  const result = await db.executeQuery(upsertByEmailQuery(db, row));
   const customer = result.rows[0];
   if (!customer) throw new Error('customer upsert returned no row');
   return customer;
+}
+
+/** A customer row that came back as JSON (readTogether), with its timestamps as Dates again. */
+export function customerFromJson(json: unknown): CustomerRow {
+  const row = json as CustomerRow;
+  return { ...row, created_at: jsonDate(row.created_at), updated_at: jsonDate(row.updated_at) };
 }
 
 export function findByEmail(db: Executor, storeId: string, email: string) {

@@ -28,6 +28,17 @@ export interface NewAddress {
   is_default?: boolean;
 }
 
+function newCustomerRow(storeId: string, customer: NewCustomer) {
+  return {
+    id: newId(),
+    store_id: storeId,
+    email: customer.email.trim().toLowerCase(),
+    first_name: customer.first_name ?? null,
+    last_name: customer.last_name ?? null,
+    phone: customer.phone ?? null,
+  };
+}
+
 export function createCustomersService(db: Db, stores: StoresService) {
   const decimalsOf = async (storeId: string) => currencyDecimals((await stores.getStore(storeId)).currency);
 
@@ -54,15 +65,19 @@ export function createCustomersService(db: Db, stores: StoresService) {
 
     /** The buyer of an order: found by e-mail (case-insensitive) or created, in the order's transaction. */
     findOrCreate(tx: Executor, storeId: string, customer: NewCustomer) {
-      return repo.upsertByEmail(tx, {
-        id: newId(),
-        store_id: storeId,
-        email: customer.email.trim().toLowerCase(),
-        first_name: customer.first_name ?? null,
-        last_name: customer.last_name ?? null,
-        phone: customer.phone ?? null,
-      });
+      return repo.upsertByEmail(tx, newCustomerRow(storeId, customer));
     },
+
+    /**
+     * The buyer of an order as one query for the order's readTogether: the customer a session
+     * names, locked (undefined for an id that cannot be one: no customer), or the one of this
+     * e-mail, created when absent. Its row comes back through `buyerFromJson`.
+     */
+    buyerQuery(tx: Tx, storeId: string, customer: NewCustomer & { id?: string }) {
+      if (customer.id === undefined) return repo.upsertByEmailQuery(tx, newCustomerRow(storeId, customer));
+      return isUuid(customer.id) ? repo.lockCustomerQuery(tx, storeId, customer.id).compile() : undefined;
+    },
+    buyerFromJson: (rows: unknown[]) => (rows[0] === undefined ? undefined : repo.customerFromJson(rows[0])),
 
     findByEmail: (executor: Executor, storeId: string, email: string) =>
       repo.findByEmail(executor, storeId, email),

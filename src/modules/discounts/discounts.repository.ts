@@ -2,6 +2,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { jsonDate, jsonDateOrNull } from '../../platform/db/read-together.js';
 import type { DiscountsTable } from './discounts.tables.js';
 
 export type DiscountRow = Selectable<DiscountsTable>;
@@ -106,7 +107,13 @@ export async function findDiscountByCode(db: Executor, storeId: string, code: st
 
 /** Active automatic discounts whose window contains `now` (the evaluator checks the rest). */
 export async function listAutomaticCandidates(db: Executor, storeId: string, now: Date) {
-  const rows = await db
+  const rows = await automaticCandidatesQuery(db, storeId, now).execute();
+  return withTargets(db, storeId, rows);
+}
+
+/** listAutomaticCandidates' rows as a query (for readTogether, ordered by AUTOMATIC_ORDER). */
+export function automaticCandidatesQuery(db: Executor, storeId: string, now: Date) {
+  return db
     .selectFrom('discounts')
     .selectAll()
     .where('store_id', '=', storeId)
@@ -115,9 +122,19 @@ export async function listAutomaticCandidates(db: Executor, storeId: string, now
     .where('starts_at', '<=', now)
     .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', now)]))
     .orderBy('created_at')
-    .orderBy('id')
-    .execute();
-  return withTargets(db, storeId, rows);
+    .orderBy('id');
+}
+export const AUTOMATIC_ORDER = 'created_at, id';
+
+/** Discount rows that came back as JSON (readTogether), with their timestamps as Dates again. */
+export function discountsFromJson(rows: unknown[]): DiscountRow[] {
+  return (rows as DiscountRow[]).map((row) => ({
+    ...row,
+    starts_at: jsonDate(row.starts_at),
+    ends_at: jsonDateOrNull(row.ends_at),
+    created_at: jsonDate(row.created_at),
+    updated_at: jsonDate(row.updated_at),
+  }));
 }
 
 export function insertDiscount(db: Executor, row: Insertable<DiscountsTable>) {

@@ -46,6 +46,11 @@ export interface ResolveInput {
   field: string;
   /** The evaluation time; defaults to now. */
   now?: Date;
+  /**
+   * The automatic candidates at `now`, already read by the caller's readTogether (the rows of
+   * `automaticQuery`, as JSON); absent: read here.
+   */
+  automatic?: unknown[];
 }
 
 export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
@@ -214,6 +219,12 @@ export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
      * discount or a 400 naming `field` and the reason; without one, the best eligible automatic
      * discount, or null.
      */
+    /** The automatic candidates at `now` as one query of a readTogether (passed back as `automatic`). */
+    automaticQuery: (tx: Executor, storeId: string, now: Date) => ({
+      query: repo.automaticCandidatesQuery(tx, storeId, now).compile(),
+      orderBy: repo.AUTOMATIC_ORDER,
+    }),
+
     async resolve(tx: Executor, storeId: string, input: ResolveInput): Promise<AppliedDiscount | null> {
       const now = input.now ?? new Date();
       const customerId = input.customerId && isUuid(input.customerId) ? input.customerId : null;
@@ -237,7 +248,10 @@ export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
         };
       }
 
-      const rules = (await repo.listAutomaticCandidates(tx, storeId, now)).map(discountRule);
+      const candidates = input.automatic
+        ? await repo.withTargets(tx, storeId, repo.discountsFromJson(input.automatic))
+        : await repo.listAutomaticCandidates(tx, storeId, now);
+      const rules = candidates.map(discountRule);
       if (rules.length === 0) return null;
       const oncePerCustomer = rules.filter((r) => r.oncePerCustomer).map((r) => r.id);
       const redeemed = customerId

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
 
 /**
@@ -30,7 +30,9 @@ export interface AdjustmentNote {
 
 /**
  * Moves a product's stock and, when `note` is given, writes its history row in the same statement
- * (one round trip instead of two: checkout runs this once per line).
+ * (one round trip instead of two: checkout runs this once per line). `tail`, a data-modifying
+ * statement of another module that reads the CTE `moved` (so it runs only when the stock moved, and
+ * after the product's row lock), joins the statement too; its RETURNING row comes back as `tail`.
  */
 export async function addToProduct(
   db: Executor,
@@ -38,7 +40,8 @@ export async function addToProduct(
   productId: string,
   delta: number,
   note?: AdjustmentNote,
-): Promise<ProductLevel | undefined> {
+  tail?: RawBuilder<unknown>,
+): Promise<(ProductLevel & { tail?: unknown }) | undefined> {
   const history = note
     ? sql`, logged AS (
         INSERT INTO inventory_adjustments (id, store_id, product_id, variant_id, previous, adjustment, inventory, reason, source)
@@ -47,15 +50,17 @@ export async function addToProduct(
         FROM moved m
       )`
     : sql``;
-  const result = await sql<ProductLevel>`
+  const result = await sql<ProductLevel & { tail?: unknown }>`
     WITH moved AS (
       UPDATE products p SET inventory = p.inventory + ${delta}, updated_at = now()
       WHERE p.store_id = ${storeId} AND p.id = ${productId}
         AND (NOT p.track_inventory OR p.inventory + ${delta} >= 0)
       RETURNING p.id AS product_id, p.name, p.inventory, p.track_inventory,
         COALESCE(p.low_stock_threshold, (SELECT s.low_stock_threshold FROM stores s WHERE s.id = p.store_id)) AS threshold
-    )${history}
-    SELECT * FROM moved`.execute(db);
+    )${history}${tail ? sql`, tail AS (${tail})` : sql``}
+    SELECT moved.*${tail ? sql`, (SELECT row_to_json(tail) FROM tail) AS tail` : sql``} FROM moved`.execute(
+    db,
+  );
   return result.rows[0];
 }
 

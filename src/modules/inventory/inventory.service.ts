@@ -1,3 +1,4 @@
+import type { RawBuilder } from 'kysely';
 import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
@@ -24,7 +25,17 @@ export interface StockChange {
   events?: boolean;
 }
 
+/**
+ * A data-modifying statement of another module sent with the last stock move of `applyChanges`, in
+ * the same statement (one round trip less while the row lock is held). It reads the CTE `moved` (the
+ * product row just moved) so that it runs only when the stock did move, after the product's lock:
+ * it must come next in the lock order (checkout: the order counter). Its RETURNING row is returned.
+ */
+export type StockTail = RawBuilder<unknown>;
+
 export interface StockChangeResult {
+  /** The row of the `tail` sent with this change, if any. */
+  tail?: unknown;
   productId: string;
   variantId: string | null;
   previous: number;
@@ -63,8 +74,9 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
     delta: number,
     events: boolean,
     note?: repo.AdjustmentNote,
+    tail?: StockTail,
   ) {
-    const level = await repo.addToProduct(tx, storeId, productId, delta, note);
+    const level = await repo.addToProduct(tx, storeId, productId, delta, note, tail);
     if (!level) {
       const exists = await repo.productLevel(tx, storeId, productId);
       if (!exists) throw notFound('product');
@@ -79,7 +91,12 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
    * its product's total by the same delta, so the product level is always the sum of its variants.
    * The history row is written by the statement that moves the stock.
    */
-  async function applyChange(tx: Tx, storeId: string, change: StockChange): Promise<StockChangeResult> {
+  async function applyChange(
+    tx: Tx,
+    storeId: string,
+    change: StockChange,
+    tail?: StockTail,
+  ): Promise<StockChangeResult> {
     if (!Number.isInteger(change.delta) || change.delta === 0)
       throw invalidRequest('adjustment must be a non-zero integer');
     changes?.bump(storeId);
@@ -93,8 +110,17 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
         if (!exists) throw notFound('variant');
         throw insufficientStock(`not enough stock of variant ${exists.title}: ${exists.inventory} left`);
       }
-      const product = await moveProduct(tx, storeId, variant.product_id, change.delta, events);
+      const product = await moveProduct(
+        tx,
+        storeId,
+        variant.product_id,
+        change.delta,
+        events,
+        undefined,
+        tail,
+      );
       return {
+        tail: product.tail,
         productId: variant.product_id,
         variantId: variant.variant_id,
         previous: variant.inventory - change.delta,
@@ -103,8 +129,9 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
         product,
       };
     }
-    const level = await moveProduct(tx, storeId, change.productId, change.delta, events, note);
+    const level = await moveProduct(tx, storeId, change.productId, change.delta, events, note, tail);
     return {
+      tail: level.tail,
       productId: level.product_id,
       variantId: null,
       previous: level.inventory - change.delta,
@@ -166,7 +193,12 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
    * concurrent orders cannot deadlock, and each product's low/out-of-stock events describe its net
    * change, once.
    */
-  async function applyChanges(tx: Tx, storeId: string, changes: StockChange[]) {
+  async function applyChanges(
+    tx: Tx,
+    storeId: string,
+    changes: StockChange[],
+    tail?: StockTail,
+  ): Promise<unknown> {
     const net = new Map<string, StockChange>();
     for (const change of changes) {
       const key = `${change.productId}/${change.variantId ?? ''}`;
@@ -179,8 +211,11 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
     // Per product: its level before the first change and after the last (its row stays locked, so
     // the last level returned is the current one; no re-read needed for the events).
     const moves = new Map<string, { previous: number; level: repo.ProductLevel }>();
-    for (const [, change] of ordered) {
-      const result = await applyChange(tx, storeId, { ...change, events: false });
+    let tailRow: unknown;
+    for (const [index, [, change]] of ordered.entries()) {
+      const last = index === ordered.length - 1;
+      const result = await applyChange(tx, storeId, { ...change, events: false }, last ? tail : undefined);
+      if (last) tailRow = result.tail;
       const seen = moves.get(result.productId);
       moves.set(result.productId, {
         previous: seen?.previous ?? result.productPrevious,
@@ -188,6 +223,7 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
       });
     }
     for (const { previous, level } of moves.values()) await recordStockEvents(tx, storeId, level, previous);
+    return tailRow;
   }
 
   return {

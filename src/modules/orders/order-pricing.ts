@@ -1,4 +1,5 @@
 import type { Executor } from '../../platform/db/database.js';
+import type { TogetherPart } from '../../platform/db/read-together.js';
 import { type ErrorDetail, invalidRequest } from '../../platform/http/errors.js';
 import { currencyDecimals, MAX_AMOUNT, toDecimalString } from '../../platform/money.js';
 import type { OrderableProduct, ProductsService } from '../catalog/index.js';
@@ -21,8 +22,18 @@ export interface DiscountsPort {
   resolve(
     tx: Executor,
     storeId: string,
-    input: { code?: string | null; customerId?: string | null; cart: DiscountCart; field: string },
+    input: {
+      code?: string | null;
+      customerId?: string | null;
+      cart: DiscountCart;
+      field: string;
+      now?: Date;
+      /** The rows of `automaticQuery(…, now)`, when the caller read them already. */
+      automatic?: unknown[];
+    },
   ): Promise<AppliedDiscount | null>;
+  /** The automatic discounts' candidates at `now`, as a part of a readTogether. */
+  automaticQuery(tx: Executor, storeId: string, now: Date): TogetherPart;
   redeem(
     tx: Executor,
     storeId: string,
@@ -100,15 +111,22 @@ export async function priceCart(
     customerId?: string | null;
     activeOnly: boolean;
     fields: FieldNames;
+    /**
+     * What the caller's readTogether already read: the rows of `products.lookupForOrderQuery` for
+     * the items and, without a coupon code, those of `discounts.automaticQuery` at `now`.
+     */
+    prefetched?: { catalogue: unknown[]; automatic?: unknown[]; now: Date };
   },
 ): Promise<PricedCart> {
-  const { fields } = input;
+  const { fields, prefetched } = input;
   const store = await deps.stores.getStore(storeId, executor);
-  const catalogue = await deps.products.lookupForOrder(
-    executor,
-    storeId,
-    input.items.map((i) => i.productId),
-  );
+  const catalogue = prefetched
+    ? deps.products.orderCatalogueFromJson(prefetched.catalogue)
+    : await deps.products.lookupForOrder(
+        executor,
+        storeId,
+        input.items.map((i) => i.productId),
+      );
   const merged = new Map<string, PricedLine>();
   const details: ErrorDetail[] = [];
   input.items.forEach((item, index) => {
@@ -170,6 +188,7 @@ export async function priceCart(
       shippingAmount: undiscounted.shipping,
     },
     field: fields.coupon,
+    ...(prefetched ? { now: prefetched.now, automatic: prefetched.automatic } : {}),
   });
   const quote = quoteOf(lines, discount, pricing);
   ensureAmountsInRange(quote, store.currency, fields.items);

@@ -1,4 +1,5 @@
 import type { Tx } from '../../platform/db/database.js';
+import { readTogether } from '../../platform/db/read-together.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { WriteBatch } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
@@ -48,10 +49,24 @@ export function createOrderPlacing(deps: OrdersDeps) {
    */
   async function placeOrder(tx: Tx, storeId: string, input: PlaceOrderInput): Promise<OrderDetails> {
     // The buyer's row is locked first (by the upsert, or explicitly), before stock, discount and
-    // order counter: the lock order of docs/decisions.md.
-    const buyer = input.customer.id
-      ? await customers.lockById(tx, storeId, input.customer.id)
-      : await customers.findOrCreate(tx, storeId, input.customer);
+    // order counter: the lock order of docs/decisions.md. The catalogue facts and the automatic
+    // discounts come in the same statement (readTogether): they do not depend on the buyer's row.
+    const buyerQuery = customers.buyerQuery(tx, storeId, input.customer);
+    if (!buyerQuery) throw notFound('customer');
+    const readAt = new Date();
+    const withCode = Boolean(input.couponCode?.trim());
+    const read = await readTogether(tx, {
+      buyer: { query: buyerQuery },
+      catalogue: {
+        query: deps.products.lookupForOrderQuery(
+          tx,
+          storeId,
+          input.items.map((i) => i.productId),
+        ),
+      },
+      automatic: withCode ? undefined : deps.discounts.automaticQuery(tx, storeId, readAt),
+    });
+    const buyer = customers.buyerFromJson(read.buyer ?? []);
     if (!buyer) throw notFound('customer');
     const priced = await priceCart(deps, tx, storeId, {
       items: input.items,
@@ -59,11 +74,14 @@ export function createOrderPlacing(deps: OrdersDeps) {
       customerId: buyer.id,
       activeOnly: input.activeOnly,
       fields: input.fields,
+      prefetched: { catalogue: read.catalogue ?? [], automatic: read.automatic, now: readAt },
     });
     const { quote, store, lines, discount } = priced;
     const amountPaid = await input.settle(quote.total, store.currency);
 
-    await inventory.applyChanges(
+    // Without a discount to count, the order number is taken in the last stock statement (the
+    // counter comes right after the stock in the lock order); with one, after the discount's lock.
+    const taken = (await inventory.applyChanges(
       tx,
       storeId,
       lines.map((line) => ({
@@ -72,7 +90,8 @@ export function createOrderPlacing(deps: OrdersDeps) {
         delta: -line.quantity,
         source: 'order' as const,
       })),
-    );
+      discount ? undefined : repo.takeOrderNumberAfterStock(storeId),
+    )) as { number: number } | undefined;
     const orderId = newId();
     if (discount)
       await deps.discounts.redeem(tx, storeId, discount, {
@@ -80,13 +99,14 @@ export function createOrderPlacing(deps: OrdersDeps) {
         orderId,
         field: input.fields.coupon,
       });
+    const orderNumber = taken ? Number(taken.number) : await repo.takeOrderNumber(tx, storeId);
 
     const now = new Date();
     const paid = amountPaid >= quote.total && quote.total > 0;
     const order: repo.OrderRow = {
       id: orderId,
       store_id: storeId,
-      order_number: await repo.takeOrderNumber(tx, storeId),
+      order_number: orderNumber,
       status: paid ? 'processing' : 'pending',
       status_before_hold: null,
       payment_status:

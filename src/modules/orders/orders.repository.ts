@@ -40,6 +40,19 @@ export async function takeOrderNumber(db: Executor, storeId: string): Promise<nu
   return Number(row.rows[0]?.number);
 }
 
+/**
+ * takeOrderNumber as the tail of the order's last stock move (inventory's StockTail): it reads the
+ * CTE `moved`, so the counter is locked after the stock, as the lock order wants, and only when the
+ * stock moved. Its row is `{ number }`.
+ */
+export function takeOrderNumberAfterStock(storeId: string) {
+  return sql<{ number: number }>`
+    INSERT INTO order_counters (store_id, next_number)
+    SELECT ${storeId}::uuid, ${FIRST_ORDER_NUMBER + 1}::bigint FROM moved LIMIT 1
+    ON CONFLICT (store_id) DO UPDATE SET next_number = order_counters.next_number + 1
+    RETURNING next_number - 1 AS number`;
+}
+
 /** Orders of the store so far: numbers are gapless from 1001, so this is an exact count, read in O(1). */
 export async function orderCount(db: Executor, storeId: string): Promise<number> {
   const row = await db
