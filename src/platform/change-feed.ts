@@ -8,6 +8,11 @@ import { createWakeup } from './wakeup.js';
 export const CATALOG_CHANNEL = 'emporium_catalog';
 /** Store ids per NOTIFY: a payload must stay under PostgreSQL's 8,000 bytes (36 + 1 bytes each). */
 const IDS_PER_NOTIFY = 200;
+/**
+ * Bumps are gathered this long before a NOTIFY goes: a busy checkout bumps its store with every
+ * order, and one NOTIFY per order would cost a statement each; this bounds it to 50 a second.
+ */
+const GATHER_MS = 20;
 /** How often a lost LISTEN connection is opened again. */
 const RELISTEN_MS = 2_000;
 
@@ -18,8 +23,8 @@ const RELISTEN_MS = 2_000;
  *
  * The NOTIFY is sent after the commit, from the pool, never inside the changing transaction: a
  * notifying commit takes a cluster-wide lock, which would serialise every checkout's commit.
- * Bumps are coalesced: while one NOTIFY is in flight, the stores changed meanwhile wait and go
- * together in the next, so the feed costs at most one small statement per round trip, whatever
+ * Bumps are coalesced: the stores changed within GATHER_MS, or while a NOTIFY is in flight, go
+ * together in the next, so the feed costs at most a few dozen small statements a second, whatever
  * the rate of changes. What the feed cannot carry is bounded by the caches' TTLs: a change made
  * outside Emporium, or a process that stops between its commit and its NOTIFY. While LISTEN is
  * down nothing is known of other processes; when it runs again every version moves (`reset`).
@@ -38,6 +43,7 @@ export function createChangeFeed(options: {
   let closed = false;
 
   async function sendPending(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
     while (pending.size > 0 && !closed) {
       const ids = [...pending].slice(0, IDS_PER_NOTIFY);
       for (const id of ids) pending.delete(id);
