@@ -15,7 +15,7 @@ export function releaseStartupGarbage(): NodeJS.Timeout {
   return setTimeout(collectAllAvailableGarbage, AFTER_READY_MS).unref();
 }
 
-function collectAllAvailableGarbage() {
+export function collectAllAvailableGarbage(): void {
   // The collector is exposed to one new context only: the process's global `gc` stays undefined.
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as (options: object) => void;
