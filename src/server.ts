@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { type App, buildApp } from './app.js';
 import type { Config } from './config.js';
 import { createDemoStoreOnFirstStart } from './demo.js';
+import { releaseStartupGarbage } from './platform/heap.js';
 import { openRuntime } from './runtime.js';
 import { type BackgroundWorker, startBackgroundWorker } from './worker.js';
 
@@ -147,8 +148,10 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
     },
     `Emporium ready on ${config.publicUrl} (API reference at ${config.publicUrl}/docs)`,
   );
+  const collecting = releaseStartupGarbage();
 
   shutdownOn(logger, async () => {
+    clearTimeout(collecting);
     // Fastify closes the keep-alive connections that are idle when it closes; one whose request is
     // still in flight goes idle later and would hold the close open for its keep-alive timeout (72 s,
     // past the 30 s limit). Close those too, as soon as their response is sent.

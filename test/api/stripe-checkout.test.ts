@@ -170,7 +170,7 @@ describe('checkout with paymentMethod stripe', () => {
     const { inTransaction } = await import('../../src/platform/db/transaction.js');
     const account = await app.services.payments.accounts.find(app.database.db, storeId);
     if (!account) throw new Error('no account');
-    const sdk = app.services.payments.accounts.client(account);
+    const sdk = await app.services.payments.accounts.client(account);
     const before = stripe.requests.length;
     const error = await inTransaction(app.database.db, () => sdk.paymentIntents.retrieve('pi_anything')).then(
       () => undefined,

@@ -57,7 +57,7 @@ export function paymentHoldExpiryJobs(deps: HoldExpiryDeps): JobKind<repo.Stripe
     async perform(payment) {
       const account = await accounts.find(db, payment.store_id);
       if (!account) return { paid: false };
-      const stripe = accounts.client(account);
+      const stripe = await accounts.client(account);
       const intent = payment.payment_intent_id
         ? await stripe.paymentIntents.retrieve(payment.payment_intent_id)
         : await createPaymentIntent(stripe, payment, await orderNumberOf(payment));

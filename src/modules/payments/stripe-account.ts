@@ -61,7 +61,7 @@ export interface StripeAccounts {
   /** The store's account, enabled or not (in-flight payments still settle after a disconnect). */
   find(executor: Executor, storeId: string): Promise<StripeAccount | undefined>;
   /** A client for the account's secret key. */
-  client(account: StripeAccount): Stripe;
+  client(account: StripeAccount): Promise<Stripe>;
   save(executor: Executor, storeId: string, keys: StripeKeys): Promise<void>;
   disable(executor: Executor, storeId: string): Promise<void>;
   settings(executor: Executor, storeId: string, webhookUrl: string): Promise<StripeSettings>;

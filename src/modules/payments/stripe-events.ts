@@ -49,7 +49,7 @@ export function createStripeEvents(deps: StripeEventsDeps) {
         ]);
       let event: Stripe.Event;
       try {
-        event = verifyStripeEvent(payload, signature, account.webhookSecret);
+        event = await verifyStripeEvent(payload, signature, account.webhookSecret);
       } catch (error) {
         throw invalidRequest(`The Stripe-Signature does not verify: ${stripeFailure(error)}`, [
           { field: 'Stripe-Signature', message: 'bad or stale signature' },
@@ -90,9 +90,8 @@ export function createStripeEvents(deps: StripeEventsDeps) {
       if (outcome === 'processed' && event.type === 'payment_intent.payment_failed') {
         const account = await accounts.find(db, storeId);
         if (account)
-          await accounts
-            .client(account)
-            .paymentIntents.cancel(intent.id)
+          await (await accounts.client(account)).paymentIntents
+            .cancel(intent.id)
             .catch((error: unknown) =>
               logger.warn(
                 { paymentIntentId: intent.id, reason: stripeFailure(error) },
@@ -117,7 +116,7 @@ export function createStripeEvents(deps: StripeEventsDeps) {
       const payment = intentId ? await repo.findPaymentByIntent(db, storeId, intentId) : undefined;
       const account = await accounts.find(db, storeId);
       if (!payment || !account) return 'ignored';
-      const refunds = await refundsOfCharge(accounts.client(account), charge);
+      const refunds = await refundsOfCharge(await accounts.client(account), charge);
       await deps.orders.recordProviderRefunds(storeId, payment.order_id, refunds);
       const first = await inTransaction(db, (tx) =>
         repo.markEventProcessed(tx, storeId, event.id, event.type),

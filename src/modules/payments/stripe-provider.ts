@@ -127,7 +127,7 @@ export function createStripeProvider(deps: StripeProviderDeps): PaymentProvider 
       try {
         if (!account) throw new Error('the Stripe account was removed');
         const intent = await createPaymentIntent(
-          accounts.client(account),
+          await accounts.client(account),
           { store_id: order.store_id, order_id: order.id, amount: order.total, currency: order.currency },
           String(order.order_number),
         );
@@ -153,7 +153,9 @@ export function createStripeProvider(deps: StripeProviderDeps): PaymentProvider 
       const account = await accounts.find(db, order.store_id);
       if (!account) return null;
       try {
-        const intent = await accounts.client(account).paymentIntents.retrieve(payment.payment_intent_id);
+        const intent = await (await accounts.client(account)).paymentIntents.retrieve(
+          payment.payment_intent_id,
+        );
         return sessionOf(account, intent);
       } catch (error) {
         logger.warn(

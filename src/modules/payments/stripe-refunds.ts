@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Db } from '../../platform/db/database.js';
 import type { ExternalRefund, RefundGateway } from '../orders/index.js';
 import * as repo from './payments.repository.js';
 import type { StripeAccounts } from './stripe-account.js';
-import { stripeFailure } from './stripe-client.js';
+import { isStripeError, stripeFailure } from './stripe-client.js';
 
 /**
  * Refunds of Stripe-paid orders through Stripe's refunds API (the orders module's RefundGateway
@@ -32,7 +32,7 @@ export function createStripeRefundGateway(deps: {
           error: 'the order has no Stripe payment to refund',
         };
       try {
-        const refund = await accounts.client(account).refunds.create(
+        const refund = await (await accounts.client(account)).refunds.create(
           {
             payment_intent: payment.payment_intent_id,
             amount: request.amount,
@@ -60,7 +60,7 @@ export function createStripeRefundGateway(deps: {
         };
       } catch (error) {
         const refused =
-          error instanceof Stripe.errors.StripeError &&
+          isStripeError(error) &&
           error.statusCode !== undefined &&
           error.statusCode >= 400 &&
           error.statusCode < 500 &&

@@ -149,7 +149,11 @@ export function openDatabase(
     // than failing with 503 (an unreachable database fails at once with ECONNREFUSED anyway; a
     // silent one is caught by stall detection when it is on).
     connectionTimeoutMillis: 15_000,
-    idleTimeoutMillis: 30_000,
+    // Each connection is a PostgreSQL backend (2–6 MB of its own): those a burst opened (the start,
+    // where every job loop claims at once, or a busy minute) close after 3 idle seconds, but two stay
+    // open, so a request after a quiet spell does not wait for a new connection.
+    min: Math.min(2, options.max ?? 10),
+    idleTimeoutMillis: 3_000,
     // A peer that vanished without closing (host down, network cut) is noticed on idle connections.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
