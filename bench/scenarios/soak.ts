@@ -101,6 +101,29 @@ interface Sample {
   pssMb: number;
   pgRssMb?: number;
   pgPssMb?: number;
+  /** V8's heap in use and the memory held outside it (buffers), from the process's /metrics. */
+  heapMb?: number;
+  externalMb?: number;
+  /** Major (mark-compact) collections so far. */
+  majorGcs?: number;
+}
+
+/** prom-client's default gauges of the process: heap in use and external memory, in MB. */
+async function heapOf(url: string): Promise<Pick<Sample, 'heapMb' | 'externalMb' | 'majorGcs'>> {
+  try {
+    const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
+    const gauge = (name: string) => {
+      const match = text.match(new RegExp(`^${name} (\\S+)`, 'm'));
+      return match ? Number(match[1]) / 2 ** 20 : undefined;
+    };
+    return {
+      heapMb: gauge('nodejs_heap_size_used_bytes'),
+      externalMb: gauge('nodejs_external_memory_bytes'),
+      majorGcs: Number(text.match(/^nodejs_gc_duration_seconds_count\{kind="major"\} (\S+)/m)?.[1] ?? 0),
+    };
+  } catch {
+    return {};
+  }
 }
 
 export const scenario: Scenario = {
@@ -214,7 +237,7 @@ export const scenario: Scenario = {
         {
           name: 'storefront list JSON',
           rate: 25,
-          concurrency: 4,
+          concurrency: 6,
           expectStatus: 200,
           next: (n) =>
             get(
@@ -224,21 +247,21 @@ export const scenario: Scenario = {
         {
           name: 'storefront product JSON',
           rate: 25,
-          concurrency: 4,
+          concurrency: 6,
           expectStatus: 200,
           next: (n) => get(`/api/storefront/${SLUG}/products/${slugs[(n * 7) % slugs.length]}`),
         },
         {
           name: 'shop list pages (HTML)',
           rate: 10,
-          concurrency: 3,
+          concurrency: 4,
           expectStatus: 200,
           next: (n) => get(n % 2 === 0 ? `/shop/${SLUG}/` : `/shop/${SLUG}/products?page=${(n % 40) + 1}`),
         },
         {
           name: 'shop product pages (HTML)',
           rate: 15,
-          concurrency: 3,
+          concurrency: 4,
           expectStatus: 200,
           // All the products in turn: more pages than the page cache holds, so the cache keeps evicting.
           next: (n) => get(`/shop/${SLUG}/products/${slugs[(n * 13) % slugs.length]}`),
@@ -281,12 +304,14 @@ export const scenario: Scenario = {
       const pgdata = server.pgdata;
       const samples: Sample[] = [];
       const t0 = performance.now();
-      const take = () => {
+      const take = async () => {
+        const heap = await heapOf(api.url);
         const own = memoryOf([api.pid]);
         const sample: Sample = {
           t: (performance.now() - t0) / 1000,
           rssMb: mb(own.rssKb),
           pssMb: mb(own.pssKb),
+          ...heap,
         };
         const postmaster = pgdata ? postmasterPid(pgdata) : undefined;
         if (postmaster) {
@@ -302,16 +327,16 @@ export const scenario: Scenario = {
       const cpuBefore = cpuSecondsOf(api.pid);
       log(`soak: ${seconds} s of mixed traffic (${kinds.map((k) => `${k.name} ${k.rate}/s`).join(', ')})…`);
       const traffic = startTraffic(api.url, kinds);
-      take();
+      await take();
       const loadAverages: number[] = [];
       while ((performance.now() - t0) / 1000 < seconds - 0.5) {
         await sleep(Math.min(SAMPLE_MS, seconds * 1000 - (performance.now() - t0)));
-        const s = take();
+        const s = await take();
         loadAverages.push(os.loadavg()[0] ?? 0);
         const sent = traffic.tallies.reduce((a, t) => a + t.sent, 0);
         const failed = traffic.tallies.reduce((a, t) => a + failuresOf(t), 0);
         log(
-          `  ${s.t.toFixed(0)} s: RSS ${s.rssMb.toFixed(1)} MB, PSS ${s.pssMb.toFixed(1)} MB` +
+          `  ${s.t.toFixed(0)} s: RSS ${s.rssMb.toFixed(1)} MB, PSS ${s.pssMb.toFixed(1)} MB, heap ${s.heapMb?.toFixed(1)} MB` +
             `${s.pgRssMb === undefined ? '' : `, postgres RSS ${s.pgRssMb.toFixed(0)} MB`}; ${sent} requests, ${failed} failed; load ${loadAverages.at(-1)?.toFixed(2)}`,
         );
       }
@@ -367,12 +392,22 @@ export const scenario: Scenario = {
       const rssFit = fitOf((s) => s.rssMb) as { slope: number };
       const pssFit = fitOf((s) => s.pssMb) as { slope: number };
       const pgFit = fitOf((s) => s.pgRssMb);
+      const heapFit = fitOf((s) => s.heapMb);
       const measuredMinutes = ((measured.at(-1)?.t ?? 0) - (measured[0]?.t ?? 0)) / 60;
       const atWarmupEnd = measured[0] as Sample;
       const atEnd = samples.at(-1) as Sample;
       const maxRss = Math.max(...samples.map((s) => s.rssMb));
       const projectedMb = rssFit.slope * measuredMinutes;
       const projectedPercent = (projectedMb / atWarmupEnd.rssMb) * 100;
+      // A leak raises the heap's floor (what is left after a collection): its lowest reading per third.
+      const floors = [0, 1, 2].map((i) => {
+        const span = (seconds - warmupEnd) / 3;
+        const heaps = measured
+          .filter((s) => s.t >= warmupEnd + span * i - 0.5 && s.t < warmupEnd + span * (i + 1) + 0.5)
+          .flatMap((s) => s.heapMb ?? []);
+        return heaps.length ? Math.min(...heaps).toFixed(1) : '–';
+      });
+      const majorGcs = (atEnd.majorGcs ?? 0) - (atWarmupEnd.majorGcs ?? 0);
 
       const tallies = traffic.tallies;
       const totalFailures = tallies.reduce((a, t) => a + failuresOf(t), 0) + receiver.counts.badSignatures;
@@ -398,6 +433,9 @@ export const scenario: Scenario = {
         `no growth trend means: slope × measured minutes < ${GROWTH_TARGET_PERCENT}% of RSS at warm-up end (here ${projectedMb.toFixed(1)} MB = ${projectedPercent.toFixed(1)}% of ${atWarmupEnd.rssMb.toFixed(1)} MB); PSS slope ${pssFit.slope.toFixed(2)} MB/min`,
         `RSS MB (every ${SAMPLE_MS / 1000} s): ${series((s) => s.rssMb)}`,
         `PSS MB: ${series((s) => s.pssMb)}`,
+        `V8 heap used MB (prom-client's nodejs_heap_size_used_bytes from /metrics, read just before each RSS): ${series((s) => s.heapMb)}; slope after warm-up ${heapFit?.slope.toFixed(2) ?? 'n/a'} MB/min`,
+        `V8 heap floor (lowest reading) in each third of the measured period: ${floors.join(', ')} MB; ${majorGcs} major collections after the warm-up`,
+        `external memory MB (nodejs_external_memory_bytes): ${series((s) => s.externalMb)}`,
         ...(pgdata
           ? [
               `postgres (the bench's embedded cluster, serving only this scenario's database) RSS MB: ${series((s) => s.pgRssMb)}; PSS MB: ${series((s) => s.pgPssMb)}; RSS slope after warm-up ${pgFit?.slope.toFixed(2) ?? 'n/a'} MB/min (RSS counts shared buffers once per backend as they touch them)`,
@@ -413,6 +451,16 @@ export const scenario: Scenario = {
           metric({ name: 'RSS at end', unit: 'MB', ours: atEnd.rssMb }),
           metric({ name: 'RSS max', unit: 'MB', ours: maxRss }),
           metric({ name: 'RSS slope after warm-up', unit: 'MB/min', better: 'lower', ours: rssFit.slope }),
+          ...(heapFit
+            ? [
+                metric({
+                  name: 'V8 heap slope after warm-up',
+                  unit: 'MB/min',
+                  better: 'lower',
+                  ours: heapFit.slope,
+                }),
+              ]
+            : []),
           metric({
             name: `RSS growth the slope projects over ${measuredMinutes.toFixed(1)} min`,
             unit: 'MB',
