@@ -103,13 +103,17 @@ interface Sample {
   pgPssMb?: number;
   /** V8's heap in use and the memory held outside it (buffers), from the process's /metrics. */
   heapMb?: number;
+  /** V8's heap as committed (what of it can be resident): used + free space it keeps. */
+  heapTotalMb?: number;
   externalMb?: number;
   /** Major (mark-compact) collections so far. */
   majorGcs?: number;
 }
 
 /** prom-client's default gauges of the process: heap in use and external memory, in MB. */
-async function heapOf(url: string): Promise<Pick<Sample, 'heapMb' | 'externalMb' | 'majorGcs'>> {
+async function heapOf(
+  url: string,
+): Promise<Pick<Sample, 'heapMb' | 'heapTotalMb' | 'externalMb' | 'majorGcs'>> {
   try {
     const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
     const gauge = (name: string) => {
@@ -118,6 +122,7 @@ async function heapOf(url: string): Promise<Pick<Sample, 'heapMb' | 'externalMb'
     };
     return {
       heapMb: gauge('nodejs_heap_size_used_bytes'),
+      heapTotalMb: gauge('nodejs_heap_size_total_bytes'),
       externalMb: gauge('nodejs_external_memory_bytes'),
       majorGcs: Number(text.match(/^nodejs_gc_duration_seconds_count\{kind="major"\} (\S+)/m)?.[1] ?? 0),
     };
@@ -336,7 +341,7 @@ export const scenario: Scenario = {
         const sent = traffic.tallies.reduce((a, t) => a + t.sent, 0);
         const failed = traffic.tallies.reduce((a, t) => a + failuresOf(t), 0);
         log(
-          `  ${s.t.toFixed(0)} s: RSS ${s.rssMb.toFixed(1)} MB, PSS ${s.pssMb.toFixed(1)} MB, heap ${s.heapMb?.toFixed(1)} MB` +
+          `  ${s.t.toFixed(0)} s: RSS ${s.rssMb.toFixed(1)} MB, PSS ${s.pssMb.toFixed(1)} MB, heap ${s.heapMb?.toFixed(1)} of ${s.heapTotalMb?.toFixed(1)} MB, external ${s.externalMb?.toFixed(1)} MB` +
             `${s.pgRssMb === undefined ? '' : `, postgres RSS ${s.pgRssMb.toFixed(0)} MB`}; ${sent} requests, ${failed} failed; load ${loadAverages.at(-1)?.toFixed(2)}`,
         );
       }
@@ -410,6 +415,11 @@ export const scenario: Scenario = {
       const majorGcs = (atEnd.majorGcs ?? 0) - (atWarmupEnd.majorGcs ?? 0);
 
       const tallies = traffic.tallies;
+      // The server logs at warn: every line is a warning or an error worth reading next to the figures.
+      const serverLines = api
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'));
       const totalFailures = tallies.reduce((a, t) => a + failuresOf(t), 0) + receiver.counts.badSignatures;
       const checkouts = tallies.find((t) => t.name.startsWith('checkouts'));
       const series = (pick: (s: Sample) => number | undefined) =>
@@ -429,12 +439,14 @@ export const scenario: Scenario = {
           return `${t.name}: ${t.sent} requests, ${(t.ok / elapsed).toFixed(1)}/s answered as expected, ${bad} failed${detail}; p50 ${percentile(t.latenciesMs, 50).toFixed(1)} ms, p99 ${percentile(t.latenciesMs, 99).toFixed(1)} ms`;
         }),
         `webhook: 1 endpoint subscribed to *, on a receiver in the bench process that checks both signatures of every delivery; ${expected} events recorded after it was registered (${orders} orders), ${receiver.distinct} distinct deliveries received (${JSON.stringify(receiver.byEvent())}), ${receiver.duplicates} repeats, ${receiver.counts.verified} signatures verified, ${receiver.counts.badSignatures} bad; in the database ${succeeded} succeeded, ${failedDeliveries} failed, ${deliveries.pending ?? 0} pending; drained ${(drainMs / 1000).toFixed(1)} s after the traffic stopped`,
+        `server log (LOG_LEVEL warn): ${serverLines.length} lines${serverLines.length ? `; the first ones: ${serverLines.slice(0, 3).join(' | ').slice(0, 1500)}` : ''}`,
         `memory of the API process from /proc every ${SAMPLE_MS / 1000} s from the start of the traffic; warm-up: the first ${(WARMUP_SHARE * 100).toFixed(0)}% (${warmupEnd.toFixed(0)} s), then a least-squares line through the ${measured.length} samples of the remaining ${measuredMinutes.toFixed(1)} min`,
         `no growth trend means: slope × measured minutes < ${GROWTH_TARGET_PERCENT}% of RSS at warm-up end (here ${projectedMb.toFixed(1)} MB = ${projectedPercent.toFixed(1)}% of ${atWarmupEnd.rssMb.toFixed(1)} MB); PSS slope ${pssFit.slope.toFixed(2)} MB/min`,
         `RSS MB (every ${SAMPLE_MS / 1000} s): ${series((s) => s.rssMb)}`,
         `PSS MB: ${series((s) => s.pssMb)}`,
         `V8 heap used MB (prom-client's nodejs_heap_size_used_bytes from /metrics, read just before each RSS): ${series((s) => s.heapMb)}; slope after warm-up ${heapFit?.slope.toFixed(2) ?? 'n/a'} MB/min`,
         `V8 heap floor (lowest reading) in each third of the measured period: ${floors.join(', ')} MB; ${majorGcs} major collections after the warm-up`,
+        `V8 heap committed MB (nodejs_heap_size_total_bytes): ${series((s) => s.heapTotalMb)}`,
         `external memory MB (nodejs_external_memory_bytes): ${series((s) => s.externalMb)}`,
         ...(pgdata
           ? [
