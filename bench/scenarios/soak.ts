@@ -40,6 +40,8 @@ const SAMPLE_MS = 10_000;
 const WARMUP_SHARE = 0.2;
 /** "No growth trend": the fitted slope projects less than this over the measured period (% of RSS at warm-up end). */
 const GROWTH_TARGET_PERCENT = 5;
+/** A leak raises the heap's floor: its lowest reading in the last third against the first, in %. */
+const FLOOR_TARGET_PERCENT = 20;
 /** The order ids remembered for "order by id" reads (the newest ones). */
 const RECENT_ORDERS = 500;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -410,8 +412,13 @@ export const scenario: Scenario = {
         const heaps = measured
           .filter((s) => s.t >= warmupEnd + span * i - 0.5 && s.t < warmupEnd + span * (i + 1) + 0.5)
           .flatMap((s) => s.heapMb ?? []);
-        return heaps.length ? Math.min(...heaps).toFixed(1) : '–';
+        return heaps.length ? Math.min(...heaps) : undefined;
       });
+      const [firstFloor, , lastFloor] = floors;
+      const floorGrowth =
+        firstFloor !== undefined && lastFloor !== undefined
+          ? ((lastFloor - firstFloor) / firstFloor) * 100
+          : undefined;
       const majorGcs = (atEnd.majorGcs ?? 0) - (atWarmupEnd.majorGcs ?? 0);
 
       const tallies = traffic.tallies;
@@ -445,7 +452,7 @@ export const scenario: Scenario = {
         `RSS MB (every ${SAMPLE_MS / 1000} s): ${series((s) => s.rssMb)}`,
         `PSS MB: ${series((s) => s.pssMb)}`,
         `V8 heap used MB (prom-client's nodejs_heap_size_used_bytes from /metrics, read just before each RSS): ${series((s) => s.heapMb)}; slope after warm-up ${heapFit?.slope.toFixed(2) ?? 'n/a'} MB/min`,
-        `V8 heap floor (lowest reading) in each third of the measured period: ${floors.join(', ')} MB; ${majorGcs} major collections after the warm-up`,
+        `V8 heap floor (lowest reading) in each third of the measured period: ${floors.map((f) => f?.toFixed(1) ?? '–').join(', ')} MB; ${majorGcs} major collections after the warm-up`,
         `V8 heap committed MB (nodejs_heap_size_total_bytes): ${series((s) => s.heapTotalMb)}`,
         `external memory MB (nodejs_external_memory_bytes): ${series((s) => s.externalMb)}`,
         ...(pgdata
@@ -463,6 +470,17 @@ export const scenario: Scenario = {
           metric({ name: 'RSS at end', unit: 'MB', ours: atEnd.rssMb }),
           metric({ name: 'RSS max', unit: 'MB', ours: maxRss }),
           metric({ name: 'RSS slope after warm-up', unit: 'MB/min', better: 'lower', ours: rssFit.slope }),
+          ...(floorGrowth !== undefined
+            ? [
+                metric({
+                  name: 'V8 heap floor, last third vs first third of the measured period',
+                  unit: '%',
+                  better: 'lower',
+                  ours: floorGrowth,
+                  target: { on: 'value', op: '<', value: FLOOR_TARGET_PERCENT },
+                }),
+              ]
+            : []),
           ...(heapFit
             ? [
                 metric({
