@@ -24,7 +24,7 @@ const INHERITED_SETTINGS = [
   'MEDIA_DRIVER',
 ];
 
-/** One `emporium serve --no-worker` process started by a benchmark. */
+/** One API process started by a benchmark (`emporium serve --no-worker`, or `npm start`'s dist/main.js). */
 export interface ApiProcess {
   name: string;
   url: string;
@@ -46,9 +46,10 @@ export interface ApiProcessOptions {
   env?: Record<string, string>;
   /**
    * `sources` (default): the TypeScript through tsx, for throughput; `compiled`: dist/cli.js as
-   * `npm start` runs it, for memory (tsx itself holds tens of MB).
+   * `npm start` runs it, for memory (tsx itself holds tens of MB); `npm-start`: dist/main.js exactly as
+   * `npm start` runs it, the background worker included (webhooks are delivered by this process).
    */
-  launch?: 'sources' | 'compiled';
+  launch?: 'sources' | 'compiled' | 'npm-start';
 }
 
 /**
@@ -70,11 +71,18 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<ApiPr
   });
   const logFile = path.join(options.dataDir, 'server.log');
   const out = fs.openSync(logFile, 'a');
-  const compiled = options.launch === 'compiled';
+  const launch = options.launch ?? 'sources';
   // As `npm start` and the image run it: glibc's malloc limited to two arenas (docs/decisions.md).
-  if (compiled) env.MALLOC_ARENA_MAX ??= '2';
-  const entry = compiled ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts'];
-  const child: ChildProcess = spawn(process.execPath, [...entry, 'serve', '--no-worker'], {
+  if (launch !== 'sources') env.MALLOC_ARENA_MAX ??= '2';
+  const args =
+    launch === 'npm-start'
+      ? ['dist/main.js']
+      : [
+          ...(launch === 'compiled' ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts']),
+          'serve',
+          '--no-worker',
+        ];
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     env,
     stdio: ['ignore', out, out],

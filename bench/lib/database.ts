@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { clusterPaths } from '../../src/platform/db/embedded/cluster-files.js';
 import { openEmbeddedCluster } from '../../src/platform/db/embedded.js';
 
 /** The PostgreSQL server a benchmark runs on, and where it came from. */
@@ -13,6 +14,8 @@ export interface BenchServer {
   adminUrl: string;
   /** For the output: the URL without its password. */
   display: string;
+  /** The cluster's PGDATA when the bench started it (embedded), to find and measure its processes. */
+  pgdata?: string;
   close(): Promise<void>;
 }
 
@@ -38,6 +41,7 @@ export async function openBenchServer(): Promise<BenchServer> {
       source: 'embedded',
       adminUrl: cluster.adminUrl,
       display: `embedded cluster in ${dataDir} (port ${cluster.port})`,
+      pgdata: clusterPaths(dataDir).pgdata,
       async close() {
         await cluster.release();
         fs.rmSync(dataDir, { recursive: true, force: true });
