@@ -85,6 +85,7 @@ interface OrderRecord {
   tax_amount: number;
   total: number;
   amount_paid: number;
+  amount_refunded: number;
   customer_id: string | null;
   customer_email: string;
   customer_first_name: string | null;
@@ -131,6 +132,7 @@ async function buildBaseline(pool: pg.Pool, store: { id: string; currency: strin
         tax_amount: amount(Number(o.tax_amount)),
         total: amount(Number(o.total)),
         amount_paid: amount(Number(o.amount_paid)),
+        amount_refunded: amount(Number(o.amount_refunded)),
         balance_due: amount(Number(o.total) - Number(o.amount_paid)),
         item_count: itemCount.get(o.id) ?? 0,
         customer: {
