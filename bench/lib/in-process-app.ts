@@ -22,14 +22,23 @@ export async function startInProcessApp(
   poolSize: number,
 ) {
   const fresh = await freshBenchDatabase(log, notes, onExit);
-  const handle = openDatabase(fresh.url, { max: poolSize });
+  return { fresh, ...(await startAppOn(fresh.url, onExit, poolSize)) };
+}
+
+/** The real app as startInProcessApp starts it, over a given database (migrated here), e.g. a persistent one. */
+export async function startAppOn(
+  url: string,
+  onExit: ReturnType<typeof cleanUpStack>['onExit'],
+  poolSize: number,
+) {
+  const handle = openDatabase(url, { max: poolSize });
   onExit('app pool', () => handle.close());
   await migrateToLatest(handle.db);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-data-'));
   onExit('data dir', async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   const config = loadConfig({
     LOG_LEVEL: 'silent',
-    DATABASE_URL: fresh.url,
+    DATABASE_URL: url,
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
     PORT: '0',
@@ -44,5 +53,5 @@ export async function startInProcessApp(
     rateLimitStore: new MemoryRateLimitStore(),
   });
   onExit('app', () => app.server.close());
-  return { fresh, handle, app };
+  return { handle, app };
 }

@@ -73,6 +73,13 @@ export interface ProductCategoriesTable {
   category_id: string;
 }
 
+/** Products per store and status, kept by triggers on products (written by no code of ours). */
+export interface ProductCountsTable {
+  store_id: string;
+  status: ProductStatus;
+  count: ColumnType<string, never, never>;
+}
+
 declare module '../../platform/db/schema.js' {
   interface Database {
     products: ProductsTable;
@@ -80,5 +87,6 @@ declare module '../../platform/db/schema.js' {
     product_media: ProductMediaTable;
     categories: CategoriesTable;
     product_categories: ProductCategoriesTable;
+    product_counts: ProductCountsTable;
   }
 }

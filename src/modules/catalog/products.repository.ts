@@ -66,26 +66,117 @@ function filtered(db: Executor, storeId: string, filter: ProductFilter) {
   return query;
 }
 
+/** Filters the per-status counters answer exactly (see migration 2026_11_26_0027). */
+function isCounted(filter: ProductFilter) {
+  return !filter.categoryId && !filter.categorySlug && !filter.q;
+}
+
+/** The exact number of the store's products (of one status): the sum of the counters kept by triggers. */
+export async function countedProducts(db: Executor, storeId: string, status?: ProductStatus) {
+  let query = db
+    .selectFrom('product_counts')
+    .select(sql<string>`COALESCE(sum(count), 0)::text`.as('total'))
+    .where('store_id', '=', storeId);
+  if (status) query = query.where('status', '=', status);
+  return Number((await query.executeTakeFirstOrThrow()).total);
+}
+
 /**
- * The merchant's list, newest first: a page by number (OFFSET), or the page after a cursor's key (a
- * range of the (store_id, created_at, id) index, whatever the depth). One row more than the page is
- * read to tell whether another follows; each row carries its exact created_at for the next cursor.
+ * The merchant's list, newest first. A page after a cursor's key is one range of the
+ * (store_id, [status,] created_at, id) index whatever the depth. A page by number over a counted
+ * filter (none, or a status) takes its exact total from the counters and starts from the nearer end
+ * of the index, its first row found by an index-only scan (no table row is read for the rows
+ * skipped): the last page costs what the first does, a middle one at most half the index. Other
+ * filters: OFFSET and an exact count. One row more than the page is read (where the total cannot
+ * tell) to know whether another follows; each row carries its exact created_at for the next cursor.
  */
 export async function listProducts(
   db: Executor,
   storeId: string,
   filter: ProductFilter,
   page: { offset: number; limit: number; after?: CreatedKey },
-): Promise<{ rows: (ProductRow & { created_us: string })[]; total: number; more: boolean }> {
-  let rowsQuery = filtered(db, storeId, filter)
+): Promise<{ rows: ListedProduct[]; total: number; more: boolean }> {
+  if (page.after) {
+    const [rows, total] = await Promise.all([
+      newestFirst(db, storeId, filter)
+        .where(olderThan('products', page.after))
+        .limit(page.limit + 1)
+        .execute(),
+      isCounted(filter) ? countedProducts(db, storeId, filter.status) : countProducts(db, storeId, filter),
+    ]);
+    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+  }
+  if (!isCounted(filter)) {
+    const [rows, total] = await Promise.all([
+      newestFirst(db, storeId, filter)
+        .offset(page.offset)
+        .limit(page.limit + 1)
+        .execute(),
+      countProducts(db, storeId, filter),
+    ]);
+    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+  }
+  if (page.offset === 0) {
+    const [rows, total] = await Promise.all([
+      newestFirst(db, storeId, filter)
+        .limit(page.limit + 1)
+        .execute(),
+      countedProducts(db, storeId, filter.status),
+    ]);
+    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+  }
+  const total = await countedProducts(db, storeId, filter.status);
+  const fromEnd = total - page.offset - page.limit;
+  if (page.offset >= total) return { rows: [], total, more: false };
+  if (page.offset <= fromEnd) {
+    const rows = await newestFirst(db, storeId, filter)
+      .where(
+        sql<boolean>`(products.created_at, products.id) <= (${boundary(db, storeId, filter, 'desc', page.offset)})`,
+      )
+      .limit(page.limit + 1)
+      .execute();
+    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+  }
+  // Nearer the oldest end: the page's rows are the oldest but `skip`, read oldest first and turned round.
+  const skip = Math.max(0, fromEnd);
+  let oldestFirst = filtered(db, storeId, filter)
+    .selectAll('products')
+    .select(createdMicros('products').as('created_us'))
+    .orderBy('products.created_at', 'asc')
+    .orderBy('products.id', 'asc')
+    .limit(total - page.offset - skip);
+  if (skip > 0)
+    oldestFirst = oldestFirst.where(
+      sql<boolean>`(products.created_at, products.id) >= (${boundary(db, storeId, filter, 'asc', skip)})`,
+    );
+  const rows = (await oldestFirst.execute()).reverse();
+  return { rows, total, more: page.offset + rows.length < total };
+}
+
+type ListedProduct = ProductRow & { created_us: string };
+
+function newestFirst(db: Executor, storeId: string, filter: ProductFilter) {
+  return filtered(db, storeId, filter)
     .selectAll('products')
     .select(createdMicros('products').as('created_us'))
     .orderBy('products.created_at', 'desc')
-    .orderBy('products.id', 'desc')
-    .limit(page.limit + 1);
-  rowsQuery = page.after ? rowsQuery.where(olderThan('products', page.after)) : rowsQuery.offset(page.offset);
-  const [rows, total] = await Promise.all([rowsQuery.execute(), countProducts(db, storeId, filter)]);
-  return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+    .orderBy('products.id', 'desc');
+}
+
+/** The (created_at, id) key `skip` rows from one end of the list: an index-only scan of the keys. */
+function boundary(
+  db: Executor,
+  storeId: string,
+  filter: ProductFilter,
+  direction: 'asc' | 'desc',
+  skip: number,
+) {
+  return filtered(db, storeId, filter)
+    .select(['products.created_at', 'products.id'])
+    .orderBy('products.created_at', direction)
+    .orderBy('products.id', direction)
+    .offset(skip)
+    .limit(1);
 }
 
 /** One page of listProducts, without the count (for callers that cache the total). */
@@ -170,6 +261,9 @@ export async function lockSlugBase(tx: Tx, storeId: string, base: string): Promi
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`products:${storeId}:${base}`}))`.execute(tx);
 }
 
+/** One array parameter, not one parameter per id: 50 ids were 50 values to bind and plan, three times. */
+const anyOf = (ids: string[]) => sql<string>`any(${ids}::uuid[])`;
+
 /** Variants, media and category ids of many products in three queries, grouped by product. */
 export async function loadDetails(db: Executor, storeId: string, productIds: string[]) {
   const details = new Map<string, ProductDetails>(
@@ -181,7 +275,7 @@ export async function loadDetails(db: Executor, storeId: string, productIds: str
       .selectFrom('product_variants')
       .selectAll()
       .where('store_id', '=', storeId)
-      .where('product_id', 'in', productIds)
+      .where('product_id', '=', anyOf(productIds))
       .orderBy('position')
       .orderBy('id')
       .execute(),
@@ -189,7 +283,7 @@ export async function loadDetails(db: Executor, storeId: string, productIds: str
       .selectFrom('product_media')
       .selectAll()
       .where('store_id', '=', storeId)
-      .where('product_id', 'in', productIds)
+      .where('product_id', '=', anyOf(productIds))
       .orderBy('position')
       .orderBy('id')
       .execute(),
@@ -197,7 +291,7 @@ export async function loadDetails(db: Executor, storeId: string, productIds: str
       .selectFrom('product_categories')
       .select(['product_id', 'category_id'])
       .where('store_id', '=', storeId)
-      .where('product_id', 'in', productIds)
+      .where('product_id', '=', anyOf(productIds))
       .orderBy('category_id')
       .execute(),
   ]);

@@ -11,7 +11,7 @@ export interface OrderDetails {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-function money(order: OrderRow) {
+function money(order: Pick<OrderRow, 'currency'>) {
   const decimals = currencyDecimals(order.currency);
   return (minor: number) => toDecimalNumber(minor, decimals);
 }
@@ -35,7 +35,7 @@ export function lineItemForMerchant(line: LineItemRow, amount: (minor: number) =
   };
 }
 
-function amountsForMerchant(order: OrderRow) {
+function amountsForMerchant(order: Omit<OrderListRow, 'item_count'>) {
   const amount = money(order);
   return {
     subtotal: amount(order.subtotal),
@@ -49,7 +49,7 @@ function amountsForMerchant(order: OrderRow) {
   };
 }
 
-function buyerOf(order: OrderRow) {
+function buyerOf(order: Omit<OrderListRow, 'item_count'>) {
   return {
     id: order.customer_id,
     email: order.customer_email,

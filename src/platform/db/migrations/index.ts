@@ -17,6 +17,7 @@ import * as carts from './2026_11_25_0022_carts.js';
 import * as stripePayments from './2026_11_25_0023_stripe_payments.js';
 import * as refunds from './2026_11_25_0024_refunds.js';
 import * as storeCustomDomains from './2026_11_26_0025_store_custom_domains.js';
+import * as productCounts from './2026_11_26_0027_product_counts.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_0023_stripe_payments': stripePayments,
   '2026_11_25_0024_refunds': refunds,
   '2026_11_26_0025_store_custom_domains': storeCustomDomains,
+  '2026_11_26_0027_product_counts': productCounts,
 };
 
 export const migrationProvider: MigrationProvider = {
