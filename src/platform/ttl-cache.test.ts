@@ -66,4 +66,61 @@ describe('TtlCache', () => {
     expect(await cache.getOrLoad('k', load(1))).toBe(1);
     expect(await cache.getOrLoad('k', load(2))).toBe(2);
   });
+
+  it('refreshes ahead of expiry in the background, serving the old value until the new one has loaded', async () => {
+    let now = 0;
+    const cache = new TtlCache<number>({
+      ttlMs: 5_000,
+      maxEntries: 10,
+      refreshAheadMs: 1_000,
+      now: () => now,
+    });
+    let release: (value: number) => void = () => {};
+    let loads = 0;
+    const slow = () => {
+      loads++;
+      return new Promise<number>((resolve) => {
+        release = resolve;
+      });
+    };
+    const first = cache.getOrLoad('k', slow);
+    release(1);
+    expect(await first).toBe(1);
+    now = 3_999;
+    expect(await cache.getOrLoad('k', slow)).toBe(1);
+    expect(loads).toBe(1);
+    now = 4_000;
+    // Inside the last second: one load starts, the old value answers at once (twice: one refresh).
+    expect(await cache.getOrLoad('k', slow)).toBe(1);
+    expect(await cache.getOrLoad('k', slow)).toBe(1);
+    expect(loads).toBe(2);
+    release(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await cache.getOrLoad('k', slow)).toBe(2);
+    // The new value counts its TTL from the start of its load (4,000): expired at 9,000.
+    now = 8_999;
+    const stillTwo = cache.getOrLoad('k', slow);
+    expect(await stillTwo).toBe(2);
+    now = 9_000;
+    const expired = cache.getOrLoad('k', slow);
+    release(3);
+    expect(await expired).toBe(3);
+  });
+
+  it('after a failed refresh ahead, keeps the old value until it expires and tries again', async () => {
+    let now = 0;
+    const cache = new TtlCache<number>({
+      ttlMs: 5_000,
+      maxEntries: 10,
+      refreshAheadMs: 1_000,
+      now: () => now,
+    });
+    expect(await cache.getOrLoad('k', () => Promise.resolve(1))).toBe(1);
+    now = 4_500;
+    expect(await cache.getOrLoad('k', () => Promise.reject(new Error('down')))).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await cache.getOrLoad('k', () => Promise.resolve(2))).toBe(1);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await cache.getOrLoad('k', () => Promise.resolve(3))).toBe(2);
+  });
 });

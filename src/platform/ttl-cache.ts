@@ -1,6 +1,9 @@
 interface Entry<V> {
   value: Promise<V>;
   expiresAt: number;
+  /** Loaded successfully: only then may it be served while its successor loads. */
+  settled: boolean;
+  refreshing: boolean;
 }
 
 export interface TtlCacheOptions {
@@ -10,6 +13,12 @@ export interface TtlCacheOptions {
   maxEntries: number;
   /** The clock, in ms (tests may pass their own). */
   now?: () => number;
+  /**
+   * This long before an entry expires, the first request to ask for it starts its next load in the
+   * background and is answered from the entry, which the new value replaces once loaded: a key read
+   * all the time never makes a request wait for a load (default 0: loads only at expiry).
+   */
+  refreshAheadMs?: number;
 }
 
 /**
@@ -26,9 +35,11 @@ export class TtlCache<V> {
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly refreshAheadMs: number;
 
   constructor(options: TtlCacheOptions) {
     this.ttlMs = options.ttlMs;
+    this.refreshAheadMs = options.refreshAheadMs ?? 0;
     this.maxEntries = options.maxEntries;
     // Read Date.now at each call (not once here), so a test that replaces it is obeyed.
     this.now = options.now ?? (() => Date.now());
@@ -47,20 +58,49 @@ export class TtlCache<V> {
   getOrLoad(key: string, load: () => Promise<V>): Promise<V> {
     const now = this.now();
     const cached = this.entries.get(key);
-    if (cached && cached.expiresAt > now) return cached.value;
+    if (cached && cached.expiresAt > now) {
+      if (cached.settled && !cached.refreshing && cached.expiresAt - now <= this.refreshAheadMs) {
+        cached.refreshing = true;
+        const next = this.start(key, load, now, false);
+        next.value.then(
+          () => {
+            if (this.entries.get(key) === cached) this.file(key, next);
+          },
+          () => {
+            cached.refreshing = false;
+          },
+        );
+      }
+      return cached.value;
+    }
     if (cached) this.entries.delete(key);
+    return this.start(key, load, now, true).value;
+  }
 
+  /** Starts a load; files it at once when `file`, else when it has loaded (a refresh ahead). */
+  private start(key: string, load: () => Promise<V>, now: number, file: boolean): Entry<V> {
     const value = load();
     // Counted from the start of the load, so a value is never served more than a TTL after the
     // moment it describes.
-    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
-    value.catch(() => {
-      if (this.entries.get(key)?.value === value) this.entries.delete(key);
-    });
+    const entry: Entry<V> = { value, expiresAt: now + this.ttlMs, settled: false, refreshing: false };
+    value.then(
+      () => {
+        entry.settled = true;
+      },
+      () => {
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
+    if (file) this.file(key, entry);
+    return entry;
+  }
+
+  private file(key: string, entry: Entry<V>): void {
+    this.entries.delete(key);
+    this.entries.set(key, entry);
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
-    return value;
   }
 }

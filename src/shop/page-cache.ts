@@ -18,7 +18,12 @@ const CONTENT_TYPES = {
  * catalogue version). The key also holds the store's face (name, colours, logo) and the address the
  * shop is served at.
  */
-export function createPageCache(options: { changes: ChangeCounter; ttlMs?: number; now?: () => number }) {
+export function createPageCache(options: {
+  changes: ChangeCounter;
+  ttlMs?: number;
+  now?: () => number;
+  random?: () => number;
+}) {
   const cache = createResponseCache({ ...options, maxEntries: MAX_ENTRIES });
   return {
     /** The answer for `path` (normalised by the caller: only the parameters that change the page). */
