@@ -361,7 +361,7 @@ export const scenario: Scenario = {
       notes.push(
         `ours sends ETag (a SHA-1 of each body) and Cache-Control "${caching.cacheControl}" and answers 304 to a matching If-None-Match; ` +
           'autocannon sends no If-None-Match, and any non-2xx answer fails the run, so every measured request was a full 200 with its body',
-        'ours keeps each list and product answer serialised for at most 5 s (fresh 2.5 s, then re-rendered in the background), keyed by the ' +
+        'ours keeps each list and product answer serialised for at most 5 s (fresh for 60–80% of that, then re-rendered in the background), keyed by the ' +
           "store's catalogue version, which every committed product, category or stock change moves, in every API process (LISTEN/NOTIFY): " +
           'docs/performance.md, "Storefront answers kept"; the baseline reads the database on every request',
       );
