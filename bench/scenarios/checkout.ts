@@ -395,9 +395,9 @@ export const scenario: Scenario = {
               name: `${c.label}: throughput`,
               unit: 'orders/s',
               ours: ours.requestsPerSec,
-              // Issue 18: at least 0.8× the bare transaction, hot product and spread.
               baseline: bare.requestsPerSec,
               baselineLabel: label,
+              // Issue 18: at least 0.8× the bare transaction, hot product and spread.
               target: { on: 'ratio', op: '>=', value: 0.8 },
             }),
             metric({
