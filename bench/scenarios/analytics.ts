@@ -152,7 +152,7 @@ async function buildBaseline(pool: pg.Pool, range: Range, previous: Range) {
   const localDay = (column: string) => `(${column} AT TIME ZONE '${TIMEZONE}')::date::text`;
   const server = Fastify();
   server.get('/api/v1/analytics', async () => {
-    const [days, items, top, customers] = await Promise.all([
+    const [days, items, top, customers, refunds] = await Promise.all([
       pool.query(
         `SELECT ${localDay('created_at')} AS day,
            count(*) FILTER (WHERE status <> 'cancelled') AS orders,
@@ -208,10 +208,19 @@ async function buildBaseline(pool: pg.Pool, range: Range, previous: Range) {
              AS returning_previous`,
         [STORE_ID],
       ),
+      // Succeeded refunds made in each period, of orders not cancelled (the report's `refunds`).
+      pool.query(
+        `SELECT coalesce(sum(r.amount) FILTER (WHERE r.created_at >= ${lo}), 0) AS current,
+           coalesce(sum(r.amount) FILTER (WHERE r.created_at < ${lo}), 0) AS previous
+         FROM refunds r JOIN orders o ON o.store_id = r.store_id AND o.id = r.order_id
+         WHERE r.store_id = $1 AND r.status = 'succeeded' AND o.status <> 'cancelled'
+           AND r.created_at >= ${plo} AND r.created_at < ${hi}`,
+        [STORE_ID],
+      ),
     ]);
     const itemsOf = new Map(items.rows.map((r) => [r.day as string, Number(r.items)]));
     const c = customers.rows[0];
-    const totals = (r: Range, newCustomers: number, returning: number) => {
+    const totals = (r: Range, newCustomers: number, returning: number, refunded: number) => {
       const rows = days.rows.filter((d) => d.day >= r.from && d.day <= r.to);
       const revenue = rows.reduce((s, d) => s + Number(d.revenue), 0);
       const orders = rows.reduce((s, d) => s + Number(d.orders), 0);
@@ -221,6 +230,8 @@ async function buildBaseline(pool: pg.Pool, range: Range, previous: Range) {
         average_order_value: money(orders ? Math.floor((2 * revenue + orders) / (2 * orders)) : 0),
         items_sold: rows.reduce((s, d) => s + (itemsOf.get(d.day) ?? 0), 0),
         discounts: money(rows.reduce((s, d) => s + Number(d.discounts), 0)),
+        refunds: money(refunded),
+        net_revenue: money(revenue - refunded),
         new_customers: newCustomers,
         returning_customers: returning,
       };
@@ -245,11 +256,21 @@ async function buildBaseline(pool: pg.Pool, range: Range, previous: Range) {
         from: range.from,
         to: range.to,
         interval: 'day',
-        totals: totals(range, Number(c.new_current), Number(c.returning_current)),
+        totals: totals(
+          range,
+          Number(c.new_current),
+          Number(c.returning_current),
+          Number(refunds.rows[0]?.current),
+        ),
         previous_period: {
           from: previous.from,
           to: previous.to,
-          ...totals(previous, Number(c.new_previous), Number(c.returning_previous)),
+          ...totals(
+            previous,
+            Number(c.new_previous),
+            Number(c.returning_previous),
+            Number(refunds.rows[0]?.previous),
+          ),
         },
         timeseries,
         top_products: top.rows.map((p) => ({
