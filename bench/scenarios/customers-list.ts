@@ -64,9 +64,10 @@ async function captureRepositorySql(pool: pg.Pool, storeId: string) {
   if (queries.length !== 2 || !page || !count) {
     throw new Error(`expected a page query and a count query, got: ${queries.map((q) => q.sql).join(' | ')}`);
   }
-  // The baseline binds [store id, limit, offset] and [store id]: make sure that is the order used.
+  // The baseline binds [store id, limit + 1, offset] and [store id]: make sure that is the order used
+  // (the repository reads one row more than the page, to know whether a next page exists).
   if (
-    !isDeepStrictEqual(page.parameters, [storeId, 20, 0]) ||
+    !isDeepStrictEqual(page.parameters, [storeId, 21, 0]) ||
     !isDeepStrictEqual(count.parameters, [storeId])
   ) {
     throw new Error(
@@ -106,13 +107,13 @@ async function buildBaseline(
     const limit = Number(query.limit ?? 20);
     const page = Number(query.page ?? 1);
     const [rows, count] = await Promise.all([
-      pool.query<CustomerRecord>(sql.pageSql, [storeId, limit, (page - 1) * limit]),
+      pool.query<CustomerRecord>(sql.pageSql, [storeId, limit + 1, (page - 1) * limit]),
       pool.query<{ total: number | string }>(sql.countSql, [storeId]),
     ]);
     const total = Number(count.rows[0]?.total ?? 0);
     const totalPages = Math.ceil(total / limit);
     return {
-      data: rows.rows.map((r) => ({
+      data: rows.rows.slice(0, limit).map((r) => ({
         id: r.id,
         email: r.email,
         first_name: r.first_name,
@@ -152,7 +153,7 @@ async function checkSameAnswer(oursUrl: string, baselineUrl: string, apiKey: str
       `correctness check: status ours ${ours.status} ${JSON.stringify(ours.body).slice(0, 300)}, baseline ${baseline.status}`,
     );
   }
-  const oursBody = ours.body as { data: unknown[]; meta: unknown };
+  const oursBody = ours.body as { data: unknown[]; meta: { pagination: Record<string, unknown> } };
   const baselineBody = baseline.body as { data: unknown[]; meta: unknown };
   if (!Array.isArray(oursBody.data) || oursBody.data.length !== 20) {
     throw new Error(`correctness check: ours returned ${JSON.stringify(oursBody).slice(0, 300)}`);
@@ -163,7 +164,9 @@ async function checkSameAnswer(oursUrl: string, baselineUrl: string, apiKey: str
       `correctness check FAILED: the data arrays differ at index ${i}:\n  ours:     ${JSON.stringify(oursBody.data[i])}\n  baseline: ${JSON.stringify(baselineBody.data?.[i])}`,
     );
   }
-  if (!isDeepStrictEqual(oursBody.meta, baselineBody.meta)) {
+  // The cursor of the next page is ours alone: the classic list has none.
+  const { next_cursor: _cursor, ...oursPagination } = oursBody.meta.pagination;
+  if (!isDeepStrictEqual({ pagination: oursPagination }, baselineBody.meta)) {
     throw new Error(
       `correctness check FAILED: meta differs: ours ${JSON.stringify(oursBody.meta)}, baseline ${JSON.stringify(baselineBody.meta)}`,
     );
