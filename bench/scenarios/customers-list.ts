@@ -1,12 +1,11 @@
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import Fastify from 'fastify';
-import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { listCustomers } from '../../src/modules/customers/customers.repository.js';
-import type { Database } from '../../src/platform/db/schema.js';
 import { currencyDecimals, toDecimalNumber } from '../../src/platform/money.js';
 import { sampleCustomer } from '../../src/seed/sample-data.js';
+import { capturingDb } from '../lib/capture-sql.js';
 import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
 import { startInProcessApp } from '../lib/in-process-app.js';
@@ -51,13 +50,7 @@ function medianRun(runs: MeasuredLoad[]): MeasuredLoad {
  * Kysely instance whose log records each compiled query: the baseline then runs exactly that text.
  */
 async function captureRepositorySql(pool: pg.Pool, storeId: string) {
-  const queries: CompiledQuery[] = [];
-  const capturing = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    log: (event) => {
-      queries.push(event.query);
-    },
-  });
+  const { db: capturing, queries } = capturingDb(pool);
   await listCustomers(capturing, storeId, {}, { offset: 0, limit: 20 });
   const page = queries.find((q) => /\blimit\b/i.test(q.sql));
   const count = queries.find((q) => /\bcount\(/i.test(q.sql));

@@ -3,7 +3,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import Fastify from 'fastify';
-import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
@@ -11,16 +10,16 @@ import { loadConfig } from '../../src/config.js';
 import { listOrders } from '../../src/modules/orders/orders.repository.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
-import type { Database } from '../../src/platform/db/schema.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
 import { currencyDecimals, toDecimalNumber } from '../../src/platform/money.js';
 import { seedStore } from '../../src/seed/seed.js';
+import { capturingDb } from '../lib/capture-sql.js';
 import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { benchServerFor, persistentDatabase } from '../lib/database.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
-import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
-import { envNumber, medianLoad, roundOrder } from '../lib/rounds.js';
-import { metric, type Scenario } from '../lib/scenario.js';
+import { measurePages } from '../lib/page-runs.js';
+import { envNumber } from '../lib/rounds.js';
+import type { Scenario } from '../lib/scenario.js';
 
 const ORDERS = 1_000_000;
 const LIMIT = 50;
@@ -61,13 +60,7 @@ async function seededStore(pool: pg.Pool): Promise<string | undefined> {
 
 /** The SQL our repository sends for an unfiltered list page, captured from listOrders itself. */
 async function captureRepositorySql(pool: pg.Pool, storeId: string) {
-  const queries: CompiledQuery[] = [];
-  const capturing = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    log: (event) => {
-      queries.push(event.query);
-    },
-  });
+  const { db: capturing, queries } = capturingDb(pool);
   await listOrders(capturing, storeId, {}, { offset: (DEEP_PAGE - 1) * LIMIT, limit: LIMIT });
   return queries.map((q) => `${oneLine(q.sql)}  -- ${JSON.stringify(q.parameters)}`);
 }
@@ -310,79 +303,24 @@ export const scenario: Scenario = {
       await checkSameAnswer(oursUrl, baselineUrl, key.key);
       log(`correctness check passed: identical data and meta from both servers at pages 1 and ${DEEP_PAGE}`);
 
-      const runs: Record<keyof typeof PAGES, Record<'ours' | 'baseline', MeasuredLoad[]>> = {
-        first: { ours: [], baseline: [] },
-        deep: { ours: [], baseline: [] },
-      };
-      for (const [which, page] of Object.entries(PAGES) as Array<[keyof typeof PAGES, number]>) {
-        for (let round = 0; round < rounds; round++) {
-          for (const server of roundOrder(round)) {
-            log(
-              `page ${page} / ${server}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${warmupSec} s warm-up + ${durationSec} s, ${connections} connections…`,
-            );
-            const base = server === 'ours' ? oursUrl : baselineUrl;
-            const result = await warmUpAndMeasure({
-              url: base + pathOf(page),
-              headers: server === 'ours' ? { 'x-api-key': key.key } : {},
-              connections,
-              warmupSec,
-              durationSec,
-              // The classic deep page takes seconds under load: a slow answer is a figure, not an error.
-              timeoutSec: 60,
-            });
-            if (result.totalRequests === 0) {
-              throw new Error(
-                `page ${page} / ${server}: no request completed in ${durationSec} s; raise BENCH_DURATION`,
-              );
-            }
-            runs[which][server].push(result);
-          }
-        }
-      }
-      notes.push(
-        `load: autocannon in a child process, ${connections} connections, ${warmupSec} s warm-up then ${durationSec} s measured` +
-          `${rounds > 1 ? `, ${rounds} alternating rounds (medians shown)` : ''}; ` +
-          `both servers in the bench process, pools of ${POOL_SIZE}, rate limit 1e9/min, LOG_LEVEL silent`,
-        'the servers, PostgreSQL (if local) and autocannon share the same CPUs; both servers are measured under the same conditions',
-        ...(Object.entries(PAGES) as Array<[keyof typeof PAGES, number]>).flatMap(([which, page]) =>
-          (['ours', 'baseline'] as const).flatMap((server) =>
-            runs[which][server].map(
-              (r, i) =>
-                `page ${page} / ${server}${rounds > 1 ? ` round ${i + 1}` : ''}: ${r.totalRequests} requests, ${r.requestsPerSec.toFixed(1)} req/s, ` +
-                `p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms, max ${r.latencyMaxMs} ms, server CPU user ${r.serverCpuUserUsPerRequest.toFixed(0)} + ` +
-                `system ${r.serverCpuSystemUsPerRequest.toFixed(0)} µs/request, load average before ${r.loadAverageBefore.toFixed(2)}`,
-            ),
-          ),
-        ),
-        `(load average: the machine's 1-minute figure on ${os.cpus().length} CPUs; well above ~1 means other work was competing)`,
-      );
-
       const label =
         'bare Fastify 5 + pg Pool: ORDER BY created_at DESC LIMIT/OFFSET + count(*), no auth/schemas';
-      return {
-        notes,
-        metrics: (Object.entries(PAGES) as Array<[keyof typeof PAGES, number]>).flatMap(([which, page]) => {
-          const ours = medianLoad(runs[which].ours);
-          const bare = medianLoad(runs[which].baseline);
-          return [
-            metric({
-              name: `page ${page}: latency p99`,
-              unit: 'ms',
-              ours: ours.latencyP99Ms,
-              baseline: bare.latencyP99Ms,
-              baselineLabel: label,
-              target: { on: 'value', op: '<', value: P99_TARGET_MS },
-            }),
-            metric({
-              name: `page ${page}: throughput`,
-              unit: 'req/s',
-              ours: ours.requestsPerSec,
-              baseline: bare.requestsPerSec,
-              baselineLabel: label,
-            }),
-          ];
-        }),
-      };
+      const measured = await measurePages(
+        {
+          pages: PAGES,
+          pathOf,
+          urls: { ours: oursUrl, baseline: baselineUrl },
+          headers: { ours: { 'x-api-key': key.key }, baseline: {} },
+          connections,
+          warmupSec,
+          durationSec,
+          rounds,
+          setting: `both servers in the bench process, pools of ${POOL_SIZE}, rate limit 1e9/min, LOG_LEVEL silent`,
+          log,
+        },
+        { baselineLabel: label, p99TargetMs: P99_TARGET_MS },
+      );
+      return { notes: [...notes, ...measured.notes], metrics: measured.metrics };
     } finally {
       await cleanUp(log, release);
     }

@@ -1,13 +1,13 @@
 import os from 'node:os';
 import { isDeepStrictEqual } from 'node:util';
 import Fastify from 'fastify';
-import { type CompiledQuery, Kysely, PostgresDialect } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { productPageForStorefront } from '../../src/modules/catalog/catalog.serializers.js';
 import { createProductsService } from '../../src/modules/catalog/index.js';
 import type { ProductDetails, ProductRow } from '../../src/modules/catalog/products.repository.js';
-import type { Database } from '../../src/platform/db/schema.js';
 import { currencyDecimals, toDecimalString } from '../../src/platform/money.js';
+import { capturingDb } from '../lib/capture-sql.js';
 import { CATALOGUE_BATCH, insertCatalogue } from '../lib/catalogue.js';
 import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { getJson, listenOnFreePort } from '../lib/http.js';
@@ -49,13 +49,7 @@ async function captureServiceSql(
   deps: Omit<Parameters<typeof createProductsService>[0], 'db' | 'media'>,
   store: { id: string; currency: string },
 ): Promise<CapturedSql> {
-  const queries: CompiledQuery[] = [];
-  const capturing = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    log: (event) => {
-      queries.push(event.query);
-    },
-  });
+  const { db: capturing, queries } = capturingDb(pool);
   const products = createProductsService({
     ...deps,
     db: capturing,
@@ -103,13 +97,7 @@ async function captureProductSql(
   store: { id: string; currency: string },
   slug: string,
 ): Promise<CapturedProductSql> {
-  const queries: CompiledQuery[] = [];
-  const capturing = new Kysely<Database>({
-    dialect: new PostgresDialect({ pool }),
-    log: (event) => {
-      queries.push(event.query);
-    },
-  });
+  const { db: capturing, queries } = capturingDb(pool);
   const products = createProductsService({
     ...deps,
     db: capturing,
