@@ -1,0 +1,201 @@
+/** The merchant's and the storefront's product lists: filters, sorts, numbered and keyset pages, totals. */
+import { type Selectable, sql } from 'kysely';
+import type { Executor } from '../../platform/db/database.js';
+import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
+import { containsPattern } from '../../platform/db/like.js';
+import type { ProductStatus, ProductsTable } from './catalog.tables.js';
+
+type ProductRow = Selectable<ProductsTable>;
+
+export interface ProductFilter {
+  status?: ProductStatus;
+  categoryId?: string;
+  categorySlug?: string;
+  q?: string;
+}
+
+export type ProductSort = 'newest' | 'price_asc' | 'price_desc' | 'name';
+
+function filtered(db: Executor, storeId: string, filter: ProductFilter) {
+  let query = db.selectFrom('products').where('products.store_id', '=', storeId);
+  if (filter.status) query = query.where('products.status', '=', filter.status);
+  if (filter.categoryId) {
+    const categoryId = filter.categoryId;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('product_categories as pc')
+          .select(sql`1`.as('one'))
+          .whereRef('pc.product_id', '=', 'products.id')
+          .where('pc.category_id', '=', categoryId),
+      ),
+    );
+  }
+  if (filter.categorySlug) {
+    const slug = filter.categorySlug;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('product_categories as pc')
+          .innerJoin('categories as c', 'c.id', 'pc.category_id')
+          .select(sql`1`.as('one'))
+          .whereRef('pc.product_id', '=', 'products.id')
+          .where('c.store_id', '=', storeId)
+          .where('c.slug', '=', slug),
+      ),
+    );
+  }
+  if (filter.q) {
+    const pattern = containsPattern(filter.q);
+    query = query.where((eb) =>
+      eb.or([eb('products.name', 'ilike', pattern), eb('products.sku', 'ilike', pattern)]),
+    );
+  }
+  return query;
+}
+
+/** Filters the per-status counters answer exactly (see migration 2026_11_26_0027). */
+function isCounted(filter: ProductFilter) {
+  return !filter.categoryId && !filter.categorySlug && !filter.q;
+}
+
+/** The exact number of the store's products (of one status): the sum of the counters kept by triggers. */
+export async function countedProducts(db: Executor, storeId: string, status?: ProductStatus) {
+  let query = db
+    .selectFrom('product_counts')
+    .select(sql<string>`COALESCE(sum(count), 0)::text`.as('total'))
+    .where('store_id', '=', storeId);
+  if (status) query = query.where('status', '=', status);
+  return Number((await query.executeTakeFirstOrThrow()).total);
+}
+
+/**
+ * The merchant's list, newest first. A page after a cursor's key is one range of the
+ * (store_id, [status,] created_at, id) index whatever the depth. A page by number over a counted
+ * filter (none, or a status) takes its exact total from the counters and starts from the nearer end
+ * of the index, its first row found by an index-only scan (no table row is read for the rows
+ * skipped): the last page costs what the first does, a middle one at most half the index. Other
+ * filters: OFFSET and an exact count. One row more than the page is read (where the total cannot
+ * tell) to know whether another follows; each row carries its exact created_at for the next cursor.
+ */
+export async function listProducts(
+  db: Executor,
+  storeId: string,
+  filter: ProductFilter,
+  page: { offset: number; limit: number; after?: CreatedKey },
+): Promise<{ rows: ListedProduct[]; total: number; more: boolean }> {
+  if (page.after) {
+    const [rows, total] = await Promise.all([
+      newestFirst(db, storeId, filter)
+        .where(olderThan('products', page.after))
+        .limit(page.limit + 1)
+        .execute(),
+      isCounted(filter) ? countedProducts(db, storeId, filter.status) : countProducts(db, storeId, filter),
+    ]);
+    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+  }
+  if (!isCounted(filter)) {
+    const [rows, total] = await Promise.all([
+      newestFirst(db, storeId, filter)
+        .offset(page.offset)
+        .limit(page.limit + 1)
+        .execute(),
+      countProducts(db, storeId, filter),
+    ]);
+    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+  }
+  if (page.offset === 0) {
+    const [rows, total] = await Promise.all([
+      newestFirst(db, storeId, filter)
+        .limit(page.limit + 1)
+        .execute(),
+      countedProducts(db, storeId, filter.status),
+    ]);
+    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+  }
+  const total = await countedProducts(db, storeId, filter.status);
+  const fromEnd = total - page.offset - page.limit;
+  if (page.offset >= total) return { rows: [], total, more: false };
+  if (page.offset <= fromEnd) {
+    const rows = await newestFirst(db, storeId, filter)
+      .where(
+        sql<boolean>`(products.created_at, products.id) <= (${boundary(db, storeId, filter, 'desc', page.offset)})`,
+      )
+      .limit(page.limit + 1)
+      .execute();
+    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+  }
+  // Nearer the oldest end: the page's rows are the oldest but `skip`, read oldest first and turned round.
+  const skip = Math.max(0, fromEnd);
+  let oldestFirst = filtered(db, storeId, filter)
+    .selectAll('products')
+    .select(createdMicros('products').as('created_us'))
+    .orderBy('products.created_at', 'asc')
+    .orderBy('products.id', 'asc')
+    .limit(total - page.offset - skip);
+  if (skip > 0)
+    oldestFirst = oldestFirst.where(
+      sql<boolean>`(products.created_at, products.id) >= (${boundary(db, storeId, filter, 'asc', skip)})`,
+    );
+  const rows = (await oldestFirst.execute()).reverse();
+  return { rows, total, more: page.offset + rows.length < total };
+}
+
+type ListedProduct = ProductRow & { created_us: string };
+
+function newestFirst(db: Executor, storeId: string, filter: ProductFilter) {
+  return filtered(db, storeId, filter)
+    .selectAll('products')
+    .select(createdMicros('products').as('created_us'))
+    .orderBy('products.created_at', 'desc')
+    .orderBy('products.id', 'desc');
+}
+
+/** The (created_at, id) key `skip` rows from one end of the list: an index-only scan of the keys. */
+function boundary(
+  db: Executor,
+  storeId: string,
+  filter: ProductFilter,
+  direction: 'asc' | 'desc',
+  skip: number,
+) {
+  return filtered(db, storeId, filter)
+    .select(['products.created_at', 'products.id'])
+    .orderBy('products.created_at', direction)
+    .orderBy('products.id', direction)
+    .offset(skip)
+    .limit(1);
+}
+
+/** One page of listProducts, without the count (for callers that cache the total). */
+export function listProductPage(
+  db: Executor,
+  storeId: string,
+  filter: ProductFilter,
+  page: { offset: number; limit: number },
+  sort: ProductSort = 'newest',
+): Promise<ProductRow[]> {
+  let rowsQuery = filtered(db, storeId, filter).selectAll('products');
+  switch (sort) {
+    case 'price_asc':
+      rowsQuery = rowsQuery.orderBy('products.price', 'asc').orderBy('products.id', 'asc');
+      break;
+    case 'price_desc':
+      rowsQuery = rowsQuery.orderBy('products.price', 'desc').orderBy('products.id', 'desc');
+      break;
+    case 'name':
+      rowsQuery = rowsQuery.orderBy(sql`lower(products.name)`, 'asc').orderBy('products.id', 'asc');
+      break;
+    default:
+      rowsQuery = rowsQuery.orderBy('products.created_at', 'desc').orderBy('products.id', 'desc');
+  }
+  return rowsQuery.limit(page.limit).offset(page.offset).execute();
+}
+
+/** The exact number of matching products: it visits every match, so it grows with the catalogue. */
+export async function countProducts(db: Executor, storeId: string, filter: ProductFilter): Promise<number> {
+  const count = await filtered(db, storeId, filter)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow();
+  return Number(count.total);
+}
