@@ -20,8 +20,8 @@ export function createAdminService(deps: { db: Db; stores: StoresService; rateLi
   const { db, stores } = deps;
 
   async function limit(key: string, max: number) {
-    const { count, resetInMs } = await deps.rateLimits.hit(key, LOGIN_WINDOW_MS);
-    if (count > max) throw rateLimited(Math.ceil(resetInMs / 1000));
+    const { count, retryInMs } = await deps.rateLimits.hitSliding(key, LOGIN_WINDOW_MS, max);
+    if (count > max) throw rateLimited(Math.max(1, Math.ceil(retryInMs / 1000)));
   }
 
   return {

@@ -59,8 +59,8 @@ export function createCustomerAccountsService(deps: CustomerAccountsDeps) {
     createHmac('sha256', deps.appSecret).update(`${storeId}:${email}:${code}`).digest();
 
   async function limitIp(kind: 'request' | 'verify', ip: string, max: number) {
-    const { count, resetInMs } = await deps.rateLimits.hit(`otp-${kind}:${ip}`, WINDOW_MS);
-    if (count > max) throw rateLimited(Math.ceil(resetInMs / 1000));
+    const { count, retryInMs } = await deps.rateLimits.hitSliding(`otp-${kind}:${ip}`, WINDOW_MS, max);
+    if (count > max) throw rateLimited(Math.max(1, Math.ceil(retryInMs / 1000)));
   }
 
   return {

@@ -15,8 +15,12 @@ const WINDOW_MS = 60_000;
 export function createAuthFailureThrottle(store: RateLimitStore) {
   return {
     async refuse(request: FastifyRequest, failure: AppError): Promise<never> {
-      const { count, resetInMs } = await store.hit(`auth-fail:${request.ip}`, WINDOW_MS);
-      if (count > AUTH_FAILURES_PER_WINDOW) throw rateLimited(Math.max(1, Math.ceil(resetInMs / 1000)));
+      const { count, retryInMs } = await store.hitSliding(
+        `auth-fail:${request.ip}`,
+        WINDOW_MS,
+        AUTH_FAILURES_PER_WINDOW,
+      );
+      if (count > AUTH_FAILURES_PER_WINDOW) throw rateLimited(Math.max(1, Math.ceil(retryInMs / 1000)));
       throw failure;
     },
   };

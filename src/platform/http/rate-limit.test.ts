@@ -61,10 +61,11 @@ describe('MemoryRateLimitStore', () => {
     expect(await store.hit('key-a', 1000)).toEqual({ count: 1, resetInMs: 1000 });
   });
 
-  it('forgets past windows once it holds many keys, so memory stays bounded', async () => {
+  // An ended window is read by the next one's sliding estimate, so it is forgotten one window later.
+  it('forgets windows no estimate reads any more once it holds many keys, so memory stays bounded', async () => {
     const store = new MemoryRateLimitStore();
     for (let i = 0; i < 100_000; i++) await store.hit(`key-${i}`, MINUTE);
-    vi.setSystemTime(new Date('2026-11-22T10:16:00.000Z'));
+    vi.setSystemTime(new Date('2026-11-22T10:17:00.000Z'));
     await store.hit('fresh', MINUTE);
     // The map is private; its size is the only sign of eviction.
     const windows = (store as unknown as { windows: Map<string, unknown> }).windows;
@@ -79,6 +80,45 @@ describe('MemoryRateLimitStore', () => {
     vi.setSystemTime(new Date('2026-11-22T10:16:00.000Z'));
     for (let i = 0; i < 10; i++) await store.hit(`next-${i}`, MINUTE);
     expect((await store.hit('login:victim', 15 * MINUTE)).count).toBe(4);
+  });
+
+  // A fixed window lets 2 × the limit through across its boundary; the abuse limits must not.
+  it('slides: the previous window counts for the part of it still less than a window ago', async () => {
+    const store = new MemoryRateLimitStore();
+    vi.setSystemTime(new Date('2026-11-22T10:14:59.000Z'));
+    for (let i = 0; i < 10; i++) await store.hitSliding('login:victim', 15 * MINUTE, 10);
+    expect(await store.hitSliding('login:victim', 15 * MINUTE, 10)).toMatchObject({ count: 11 });
+    vi.setSystemTime(new Date('2026-11-22T10:15:00.000Z'));
+    // 1 in this window + 11 × (a whole window still ahead) = 12: refused, whereas the fixed count is 1.
+    const next = await store.hitSliding('login:victim', 15 * MINUTE, 10);
+    expect(next.count).toBeCloseTo(12, 6);
+    // With no more hits, room for one comes once 11 × (1 - t/15 min) + 1 <= 9: t = 15 × 3/11 min.
+    expect(next.retryInMs).toBe(Math.ceil((15 * MINUTE * 3) / 11));
+    vi.setSystemTime(new Date('2026-11-22T10:22:30.000Z'));
+    expect((await store.hitSliding('login:victim', 15 * MINUTE, 10)).count).toBeCloseTo(2 + 5.5, 6);
+    // Two windows later nothing is left of the burst.
+    vi.setSystemTime(new Date('2026-11-22T10:45:00.000Z'));
+    expect(await store.hitSliding('login:victim', 15 * MINUTE, 10)).toEqual({ count: 1, retryInMs: 0 });
+  });
+
+  it('answers when a key over its sliding limit may try again, also past the window', async () => {
+    const store = new MemoryRateLimitStore();
+    vi.setSystemTime(new Date('2026-11-22T10:15:00.000Z'));
+    for (let i = 0; i < 19; i++) await store.hitSliding('otp:ip', MINUTE, 10);
+    const over = await store.hitSliding('otp:ip', MINUTE, 10);
+    expect(over.count).toBe(20);
+    // 60 s to the end of the window, then 20 × (1 - t/60 s) <= 9 in the next: t = 33 s.
+    expect(over.retryInMs).toBe(60_000 + 33_000);
+    vi.setSystemTime(new Date('2026-11-22T10:16:00.000Z').getTime() + 33_000);
+    expect((await store.hitSliding('otp:ip', MINUTE, 10)).count).toBeCloseTo(10, 6);
+  });
+
+  it('keeps an ended window one window longer when it forgets, for the sliding estimate', async () => {
+    const store = new MemoryRateLimitStore();
+    for (let i = 0; i < 5; i++) await store.hitSliding('login:victim', MINUTE, 10);
+    for (let i = 0; i < 100_000; i++) await store.hit(`key-${i}`, MINUTE);
+    vi.setSystemTime(new Date('2026-11-22T10:16:30.000Z'));
+    expect((await store.hitSliding('login:victim', MINUTE, 10)).count).toBeCloseTo(1 + 2.5, 6);
   });
 
   it('stays bounded when a flood of live keys fills it, forgetting keys seen once first', async () => {
@@ -106,22 +146,30 @@ function fakeRedis() {
   const client = {
     multi() {
       let key = '';
+      let previousKey: string | undefined;
       const chain = {
         incr(k: string) {
           key = k;
           return chain;
         },
         pexpire: () => chain,
+        get(k: string) {
+          previousKey = k;
+          return chain;
+        },
         exec: () => {
           calls.exec += 1;
           if (mode === 'broken') return Promise.resolve([[new Error('WRONGTYPE'), null]]);
           return answer(() => {
             const count = (counts.get(key) ?? 0) + 1;
             counts.set(key, count);
-            return [
+            const replies: [Error | null, unknown][] = [
               [null, count],
               [null, 1],
             ];
+            if (previousKey)
+              replies.push([null, counts.has(previousKey) ? String(counts.get(previousKey)) : null]);
+            return replies;
           });
         },
       };
@@ -227,6 +275,19 @@ describe('RedisRateLimitStore', () => {
     expect(redis.calls.exec).toBe(2);
     vi.setSystemTime(new Date('2026-11-22T10:16:00.000Z'));
     expect((await store.hit('key-a', MINUTE)).count).toBe(1);
+  });
+
+  it("slides with the previous window Redis counted, so other processes' attempts count too", async () => {
+    const { redis, store } = setup();
+    vi.setSystemTime(new Date('2026-11-22T10:14:30.000Z'));
+    await store.hitSliding('login:victim', MINUTE, 10);
+    redis.bump('login:victim', 9);
+    vi.setSystemTime(new Date('2026-11-22T10:15:15.000Z'));
+    // 1 now + 10 counted in Redis in the previous window × 45/60.
+    expect((await store.hitSliding('login:victim', MINUTE, 10)).count).toBeCloseTo(1 + 7.5, 6);
+    redis.setMode('down');
+    // Counted in the process from then on, with the previous window Redis gave.
+    expect((await store.hitSliding('login:victim', MINUTE, 10)).count).toBeCloseTo(2 + 7.5, 6);
   });
 
   it('takes an error inside the reply as a failure, never as a count of zero', async () => {
