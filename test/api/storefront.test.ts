@@ -287,6 +287,20 @@ describe('GET /api/storefront/{slug}/products/{productSlug}', () => {
     expect(cap.product.videos).toEqual([{ id: expect.any(String), url: 'https://videos.example.com/cap' }]);
   });
 
+  // The page is read in one statement; the merchant's product (read query by query) is the reference.
+  it.each(['Silk Scarf', 'Cap', 'beanie', 'Wool Hat'])(
+    'shows %s with the variants, media and categories the merchant sees, in their order',
+    async (name) => {
+      const merchant = (await api.get(`/api/v1/products/${products[name]?.id}`)).json().data;
+      const page = (await sf(`${slug}/products/${merchant.slug}`)).json().data;
+      expect(page.product.categoryIds).toEqual([...merchant.category_ids].sort());
+      const ids = (list: { id: string }[]) => list.map((item) => item.id);
+      expect(ids(page.variants)).toEqual(ids(merchant.variants));
+      expect(ids(page.images)).toEqual(ids(merchant.images));
+      expect(ids(page.product.videos)).toEqual(ids(merchant.media));
+    },
+  );
+
   it.each(['draft-hat', 'old-scarf', 'no-such-product', 'foreign-widget'])(
     'answers 404 for %s',
     async (product) => {

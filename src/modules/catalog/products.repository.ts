@@ -1,5 +1,6 @@
 import { type CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
+import { jsonDate } from '../../platform/db/read-together.js';
 import type {
   ProductMediaTable,
   ProductStatus,
@@ -252,6 +253,54 @@ export function findForOrderQuery(
     FROM products p
     WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`.compile(db);
 }
+
+/**
+ * An active product by slug with its variants, media and category ids, in one statement: the
+ * storefront's product page renders once per product every few seconds under traffic (its answer is
+ * cached for at most 5 s), and four round trips a render were what its refreshes queued on.
+ */
+export async function findStorefrontPage(
+  db: Executor,
+  storeId: string,
+  slug: string,
+): Promise<{ row: ProductRow; details: ProductDetails } | undefined> {
+  const result = await sql<
+    ProductRow & { variants: JsonRow<VariantRow>[]; media: MediaRow[]; category_ids: string[] }
+  >`
+    SELECT p.*,
+      COALESCE((
+        SELECT json_agg(v ORDER BY v.position, v.id) FROM product_variants v
+        WHERE v.store_id = p.store_id AND v.product_id = p.id
+      ), '[]'::json) AS variants,
+      COALESCE((
+        SELECT json_agg(m ORDER BY m.position, m.id) FROM product_media m
+        WHERE m.store_id = p.store_id AND m.product_id = p.id
+      ), '[]'::json) AS media,
+      ARRAY(
+        SELECT c.category_id FROM product_categories c
+        WHERE c.store_id = p.store_id AND c.product_id = p.id ORDER BY c.category_id
+      ) AS category_ids
+    FROM products p
+    WHERE p.store_id = ${storeId} AND p.slug = ${slug} AND p.status = 'active'`.execute(db);
+  const found = result.rows[0];
+  if (!found) return undefined;
+  const { variants, media, category_ids, ...row } = found;
+  return {
+    row,
+    details: {
+      variants: variants.map((v) => ({
+        ...v,
+        created_at: jsonDate(v.created_at),
+        updated_at: jsonDate(v.updated_at),
+      })),
+      media,
+      categoryIds: category_ids,
+    },
+  };
+}
+
+/** A row as json_agg gives it: its timestamps are strings. */
+type JsonRow<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 
 /** Stock facts of products and their variants (carts check quantities against them; no lock). */
 export async function findStockLevels(db: Executor, storeId: string, productIds: string[]) {

@@ -105,14 +105,9 @@ export function createStorefrontProducts({
       activeProductUrls(db, storeId, page),
 
     async storefrontProduct(store: { id: string; currency: string }, slug: string) {
-      const row = await repo.findProductBySlug(db, store.id, slug, 'active');
-      if (!row) throw notFound('product');
-      const details = (await repo.loadDetails(db, store.id, [row.id])).get(row.id) ?? {
-        variants: [],
-        media: [],
-        categoryIds: [],
-      };
-      return productPageForStorefront(row, details, currencyDecimals(store.currency));
+      const found = await repo.findStorefrontPage(db, store.id, slug);
+      if (!found) throw notFound('product');
+      return productPageForStorefront(found.row, found.details, currencyDecimals(store.currency));
     },
   };
 }
