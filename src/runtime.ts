@@ -40,6 +40,8 @@ export interface RuntimeOptions {
    * cannot be, and should end the process.
    */
   onFatal?: (message: string) => void;
+  /** See EmbeddedOptions.onSpawned: the embedded cluster's postmaster was just spawned. */
+  onClusterSpawned?: () => void;
 }
 
 export async function openRuntime(config: Config, logger: Logger, options: RuntimeOptions): Promise<Runtime> {
@@ -52,6 +54,7 @@ export async function openRuntime(config: Config, logger: Logger, options: Runti
       dataDir: config.dataDir,
       password: secrets.postgresPassword,
       log: (line) => logger.info(line),
+      onSpawned: options.onClusterSpawned,
     });
     url = embedded.url;
   }

@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
-import { type App, buildApp } from './app.js';
+import type { App } from './app.js';
 import type { Config } from './config.js';
-import { createDemoStoreOnFirstStart } from './demo.js';
 import { releaseStartupGarbage } from './platform/heap.js';
 import { openRuntime } from './runtime.js';
-import { type BackgroundWorker, startBackgroundWorker } from './worker.js';
+import type { BackgroundWorker } from './worker.js';
 
 /** A start that cannot complete for a reason the operator can fix; reported as one line. */
 export class StartError extends Error {}
@@ -85,9 +84,18 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
   const startedAt = performance.now();
   let app: App | undefined;
   let worker: BackgroundWorker | undefined;
+  // The application's modules (most of start-up's CPU) load while the embedded cluster starts and the
+  // migrations are checked, which is PostgreSQL's work in processes of its own: as soon as the
+  // postmaster is spawned, else once the database is open (docs/performance.md, start-up).
+  let loading: Promise<[typeof import('./app.js'), typeof import('./demo.js'), typeof import('./worker.js')]>;
+  const load = () => {
+    loading ??= Promise.all([import('./app.js'), import('./demo.js'), import('./worker.js')]);
+    return loading;
+  };
   const runtime = await openRuntime(config, logger, {
     migrate: true,
     requestWork: true,
+    onClusterSpawned: () => void load().catch(() => {}), // awaited below, once the runtime is open
     onFatal: exitOnFatal(logger, async () => {
       await app?.server.close();
       await worker?.stop();
@@ -96,6 +104,7 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
   });
   const port = options.port ?? config.port;
   try {
+    const [{ buildApp }, { createDemoStoreOnFirstStart }, { startBackgroundWorker }] = await load();
     warnAboutLocalAppSecret(runtime, logger);
     app = await buildApp({
       config,
@@ -166,6 +175,11 @@ export async function serve(config: Config, logger: Logger, options: ServeOption
 /** `emporium worker`: the background worker alone (webhook deliveries), until SIGTERM. */
 export async function work(config: Config, logger: Logger): Promise<void> {
   let worker: BackgroundWorker | undefined;
+  let loading: Promise<typeof import('./worker.js')> | undefined;
+  const load = () => {
+    loading ??= import('./worker.js');
+    return loading;
+  };
   const runtime = await openRuntime(config, logger, {
     migrate: true,
     poolSize: 6,
@@ -174,6 +188,11 @@ export async function work(config: Config, logger: Logger): Promise<void> {
       await worker?.stop();
       await runtime.close();
     }),
+    onClusterSpawned: () => void load().catch(() => {}), // as in serve()
+  });
+  const { startBackgroundWorker } = await load().catch(async (error: unknown) => {
+    await runtime.close().catch(() => {});
+    throw error;
   });
   warnAboutLocalAppSecret(runtime, logger);
   const started = startBackgroundWorker({

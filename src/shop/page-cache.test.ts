@@ -68,4 +68,19 @@ describe('the shop page cache', () => {
     fail = false;
     expect((await cache.get(shop, '/x', 'html', render)).body.toString()).toBe('ok');
   });
+
+  it('holds only the answers of the last TTL: older ones go at the next render, not at the bound', async () => {
+    let clock = 1_000;
+    const cache = createPageCache({ changes: new ChangeCounter(), ttlMs: 5_000, now: () => clock });
+    const render = async () => 'page';
+    for (let i = 0; i < 50; i++) {
+      await cache.get(shop, `/products/${i}`, 'html', render);
+      clock += 1_000;
+    }
+    // Rendered at 46–50 s (the one just rendered included); the 45 earlier ones are past the TTL.
+    expect(cache.size()).toBe(5);
+    clock += 5_000;
+    await cache.get(shop, '/products/0', 'html', render);
+    expect(cache.size()).toBe(1);
+  });
 });

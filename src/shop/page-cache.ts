@@ -26,6 +26,7 @@ export function createPageCache(options: {
 }) {
   const cache = createResponseCache({ ...options, maxEntries: MAX_ENTRIES });
   return {
+    size: cache.size,
     /** The answer for `path` (normalised by the caller: only the parameters that change the page). */
     get(shop: ShopContext, path: string, type: CachedBody['type'], render: () => Promise<string>) {
       const key = JSON.stringify([shop.origin, shop.base, path, shop.store]);

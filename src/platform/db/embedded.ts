@@ -61,6 +61,11 @@ export interface EmbeddedOptions {
   /** Extra `-c name=value` settings, e.g. relaxed durability for the test cluster. */
   settings?: Record<string, string>;
   log?: (line: string) => void;
+  /**
+   * Called once, just after this process spawned the postmaster (not when it attaches to a running
+   * one): work started here overlaps PostgreSQL's own start-up (serve() loads the app's modules).
+   */
+  onSpawned?: () => void;
 }
 
 export async function openEmbeddedCluster(options: EmbeddedOptions): Promise<EmbeddedCluster> {
@@ -100,7 +105,7 @@ export async function openEmbeddedCluster(options: EmbeddedOptions): Promise<Emb
    * The running cluster, started by this process if none runs (under the start lock, so that two
    * processes never start it together, nor clear the remains of a dead one under a fresh one).
    */
-  const ensureRunning = (preferredPort?: number) =>
+  const ensureRunning = (preferredPort?: number, onSpawned?: () => void) =>
     withStartLock(lockFile, async () => {
       const live = await running();
       if (live) return { ...live, started: false };
@@ -109,14 +114,14 @@ export async function openEmbeddedCluster(options: EmbeddedOptions): Promise<Emb
         await initialise(pgdata, options.password, owner, bin, logFile);
       }
       await clearRemains(pgdata, log);
-      const info = await startPostmaster(pgdata, owner, bin, logFile, settings, preferredPort);
+      const info = await startPostmaster(pgdata, owner, bin, logFile, settings, preferredPort, onSpawned);
       return { ...info, started: true };
     });
 
   let info = await running();
   let started = false;
   if (!info) {
-    const result = await ensureRunning();
+    const result = await ensureRunning(undefined, options.onSpawned);
     started = result.started;
     info = result;
     if (started) log(`embedded PostgreSQL started on 127.0.0.1:${info.port}`);

@@ -16,6 +16,7 @@ import { installErrorHandling, invalidRequest, replyWithError, unavailable } fro
 import { requestIdFor } from './request-id.js';
 import { installRequestLog } from './request-log.js';
 import { installSecurityHeaders } from './security-headers.js';
+import { rememberSerializers, serializersCompiledOnFirstUse } from './serialization.js';
 import { installValidation } from './validation.js';
 
 /** The contract's body limit; larger bodies are 413 payload_too_large. */
@@ -52,6 +53,7 @@ export interface HttpServerOptions {
  */
 export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerOptions = {}) {
   const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
+  const serializers = serializersCompiledOnFirstUse();
   const server = Fastify({
     loggerInstance: logger,
     trustProxy: options.trustProxy ?? false,
@@ -80,6 +82,7 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false } },
+    schemaController: { compilersFactory: { buildSerializer: serializers.buildSerializer } },
     ...(options.rewriteUrl
       ? { rewriteUrl: rewriterOf(options.rewriteUrl, options.trustProxy ?? false) }
       : {}),
@@ -91,6 +94,7 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
       return replyWithError(error, request, reply);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  rememberSerializers(server, serializers.compileAll);
   installConnectionLimits(server.server, limits, logger);
   installPlatform(server, options.https ?? false);
   return server;

@@ -61,6 +61,7 @@ export async function startPostmaster(
   logFile: string,
   settings: Record<string, string>,
   preferredPort?: number,
+  onSpawned?: () => void,
 ): Promise<{ pid: number; port: number }> {
   const port = await portFor(preferredPort);
   const flags = Object.entries(serverSettings(settings)).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
@@ -81,6 +82,7 @@ export async function startPostmaster(
   child.unref();
   const pid = child.pid;
   if (pid === undefined) throw new EmbeddedClusterError('The embedded PostgreSQL could not be spawned');
+  onSpawned?.();
   return { pid, port: await waitForPort(pgdata, port, () => exited, logFile) };
 }
 
