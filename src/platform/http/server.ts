@@ -16,6 +16,7 @@ import { installErrorHandling, invalidRequest, replyWithError, unavailable } fro
 import { requestIdFor } from './request-id.js';
 import { installRequestLog } from './request-log.js';
 import { installSecurityHeaders } from './security-headers.js';
+import { unionFreeSerializers } from './serializers.js';
 import { installValidation } from './validation.js';
 
 /** The contract's body limit; larger bodies are 413 payload_too_large. */
@@ -80,6 +81,8 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { removeAdditional: false } },
+    // Response bodies: fast-json-stringify without an Ajv call per nullable field (serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: unionFreeSerializers() } },
     ...(options.rewriteUrl
       ? { rewriteUrl: rewriterOf(options.rewriteUrl, options.trustProxy ?? false) }
       : {}),
