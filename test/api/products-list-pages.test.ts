@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { type Client, client, createProduct, UNLIMITED } from '../helpers/catalog-factories.js';
+import {
+  type Client,
+  client,
+  createCategory,
+  createProduct,
+  UNLIMITED,
+} from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
 
 /*
@@ -127,5 +133,56 @@ describe('GET /api/v1/products by page number', () => {
       expect([one.statusCode, two.statusCode]).toEqual([200, 200]);
     }
     await expectEveryPageClassic(a, storeA);
+  });
+});
+
+describe('GET /api/v1/products items', () => {
+  it('are, byte for byte, what GET /api/v1/products/:id answers (variants, images, videos, categories)', async () => {
+    const setup = await createStoreWithKey(app);
+    const other = await createStoreWithKey(app);
+    const api = client(app, setup.key);
+    const [shoes, bags] = [await createCategory(api), await createCategory(api)];
+    // Another store's product with the same shape: none of its rows may join this store's page.
+    await createProduct(client(app, other.key), {
+      images: [{ url: 'https://img.example/other.jpg' }],
+      options: [{ name: 'Size', values: ['S'] }],
+      variants: [{ title: 'S', options: { Size: 'S' }, price: '1.00' }],
+    });
+    await createProduct(api, {
+      sku: 'FULL-1',
+      compare_price: '12.50',
+      low_stock_threshold: 2,
+      category_ids: [bags.id, shoes.id],
+      images: [
+        { url: 'https://img.example/a.jpg', alt: 'front' },
+        { url: 'https://img.example/b.jpg', is_primary: true },
+        { url: 'https://video.example/c.mp4', media_type: 'video' },
+      ],
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+      variants: [
+        {
+          title: 'M',
+          options: { Size: 'M' },
+          price: '11.00',
+          compare_price: '13.00',
+          sku: 'FULL-1-M',
+          inventory: 4,
+        },
+        { title: 'S', options: { Size: 'S' }, price: '10.00', inventory: 0 },
+      ],
+    });
+    await createProduct(api, { inventory: 3 });
+    await createProduct(api, { status: 'draft', category_ids: [shoes.id] });
+
+    for (const query of ['limit=50', 'limit=2&page=2', 'limit=1&page=2']) {
+      const list = await api.get(`/api/v1/products?${query}`);
+      expect(list.statusCode).toBe(200);
+      const items = list.json().data as Array<{ id: string }>;
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) {
+        const one = await api.get(`/api/v1/products/${item.id}`);
+        expect(JSON.stringify(item), query).toBe(JSON.stringify(one.json().data));
+      }
+    }
   });
 });

@@ -1,11 +1,11 @@
 import { toDecimalString } from '../../platform/money.js';
 import type { CategoryRow } from './categories.repository.js';
-import type { ProductDetails, ProductRow, VariantRow } from './products.repository.js';
+import type { ListedDetails, ListedVariant, ProductDetails, ProductRow } from './products.repository.js';
 
 const money = (minor: number | null, decimals: number) =>
   minor === null ? null : toDecimalString(minor, decimals);
 
-function images(details: ProductDetails) {
+function images(details: Pick<ProductDetails, 'media'>) {
   const list = details.media.filter((m) => m.media_type === 'image');
   const primaryIndex = Math.max(
     0,
@@ -20,7 +20,7 @@ function images(details: ProductDetails) {
   }));
 }
 
-function variant(v: VariantRow, decimals: number) {
+function variant(v: ListedVariant, decimals: number) {
   return {
     id: v.id,
     title: v.title,
@@ -33,7 +33,8 @@ function variant(v: VariantRow, decimals: number) {
 }
 
 /** Merchant view (/api/v1): snake_case, prices as decimal strings. */
-export function productForMerchant(row: ProductRow, details: ProductDetails, decimals: number) {
+/** `details` as loadDetails or listDetails read them (the variants' dates are not shown). */
+export function productForMerchant(row: ProductRow, details: ListedDetails, decimals: number) {
   return {
     id: row.id,
     name: row.name,

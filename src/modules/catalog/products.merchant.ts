@@ -101,7 +101,7 @@ export function createMerchantProducts({
         after: page.after,
       });
       const last = rows.at(-1);
-      const details = await repo.loadDetails(
+      const details = await repo.listDetails(
         db,
         ctx.storeId,
         rows.map((r) => r.id),

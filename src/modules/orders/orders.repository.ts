@@ -1,4 +1,4 @@
-import { type Insertable, type Selectable, sql, type Updateable } from 'kysely';
+import { CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
 import { type Writer, write } from '../../platform/db/write-batch.js';
 import { FIRST_ORDER_NUMBER } from './orders.bulk.repository.js';
@@ -194,7 +194,26 @@ function isUnfiltered(filter: OrderFilter) {
   return Object.values(filter).every((v) => v === undefined || v === '');
 }
 
-const withItemCount = sql<number>`(SELECT COALESCE(sum(li.quantity), 0)::int FROM order_line_items li WHERE li.order_id = orders.id)`;
+const ITEM_COUNT =
+  '(SELECT COALESCE(sum(li.quantity), 0)::int FROM order_line_items li WHERE li.order_id = orders.id)';
+const withItemCount = sql<number>`${sql.raw(ITEM_COUNT)}`;
+
+/**
+ * The unfiltered page, one statement written once (its shape never changes, so Kysely building and
+ * compiling it on every request was work for nothing): the store's counter row, and beside it the
+ * page's range of numbers below `highest`. $1 the store (both tables), $2 the highest number's
+ * parameter, $3 the rows to read.
+ */
+const unfilteredPage = (highest: string) =>
+  `select o.*, c.next_number from order_counters as c left join lateral (` +
+  `select ${LIST_COLUMNS.map((c) => `"${c}"`).join(', ')}, ${ITEM_COUNT} as item_count from orders ` +
+  `where orders.store_id = $1 and order_number <= ${highest} order by order_number desc limit $3` +
+  `) as o on true where c.store_id = $1`;
+/** A page by number: $2 is the offset + 1 below the next number to be given. */
+const PAGE_BY_NUMBER = unfilteredPage('c.next_number - $2');
+/** A page after a cursor: $2 is the highest order number of the page. */
+const PAGE_AFTER = unfilteredPage('$2');
+type UnfilteredRow = { [K in keyof OrderListRow]: OrderListRow[K] | null } & { next_number: number };
 
 /**
  * Newest first (highest order number). Unfiltered, a page number is a range of order numbers computed
@@ -214,34 +233,15 @@ export async function listOrders(
     more: rows.length > page.limit,
   });
   if (isUnfiltered(filter)) {
-    // One statement: the counter row, and beside it the page's range of numbers computed from it.
-    const highest =
+    const { rows } = await db.executeQuery<UnfilteredRow>(
       page.after !== undefined
-        ? sql<number>`${page.after - 1}`
-        : sql<number>`c.next_number - ${1 + page.offset}`;
-    const rows = await db
-      .selectFrom('order_counters as c')
-      .leftJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom('orders')
-            .select(LIST_COLUMNS)
-            .select(withItemCount.as('item_count'))
-            .where('orders.store_id', '=', storeId)
-            .where('order_number', '<=', highest)
-            .orderBy('order_number', 'desc')
-            .limit(page.limit + 1)
-            .as('o'),
-        (join) => join.onTrue(),
-      )
-      .selectAll('o')
-      .select('c.next_number')
-      .where('c.store_id', '=', storeId)
-      .execute();
-    const total = rows[0] ? rows[0].next_number - FIRST_ORDER_NUMBER : 0;
-    const orders = rows.flatMap(({ next_number: _, ...row }) =>
-      row.id === null ? [] : [row as OrderListRow],
+        ? CompiledQuery.raw(PAGE_AFTER, [storeId, page.after - 1, page.limit + 1])
+        : CompiledQuery.raw(PAGE_BY_NUMBER, [storeId, 1 + page.offset, page.limit + 1]),
     );
+    const total = rows[0] ? rows[0].next_number - FIRST_ORDER_NUMBER : 0;
+    // No order at all: the counter's row alone, its order columns null. The rows keep `next_number`
+    // beside the list's columns; the serialisers read only theirs.
+    const orders = (rows[0]?.id === null ? [] : rows) as OrderListRow[];
     return { ...trim(orders), total };
   }
   let rowsQuery = filtered(db, storeId, filter).select(LIST_COLUMNS).select(withItemCount.as('item_count'));

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 
 type Serialize = (data: unknown) => string;
 /** Fastify's `schemaController.compilersFactory.buildSerializer`: shared schemas in, a compiler out. */
-type BuildSerializer = NonNullable<
+export type BuildSerializer = NonNullable<
   NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildSerializer']
 >;
 
@@ -11,7 +11,7 @@ type BuildSerializer = NonNullable<
  * Fastify's own default, `@fastify/fast-json-stringify-compiler`, resolved from Fastify's package so
  * that it is exactly the version Fastify would use (it is Fastify's dependency, not ours).
  */
-const fastifyDefault = (): BuildSerializer => {
+export const fastifyDefaultSerializers = (): BuildSerializer => {
   const fromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
   const selector = fromFastify('@fastify/fast-json-stringify-compiler') as () => BuildSerializer;
   return selector();
@@ -22,17 +22,18 @@ const compileAll = new WeakMap<object, () => number>();
 /**
  * Fastify compiles a fast-json-stringify serializer for every response schema of every route when
  * the server starts: with the validators (see validation.ts) that was the largest part of start-up.
- * This factory hands Fastify serializers that compile with Fastify's default compiler, over the same
- * shared schemas and options, on their first response instead. The output is the default's.
+ * This factory hands Fastify serializers that compile with `base` (Fastify's default compiler unless
+ * given, e.g. unionFreeSerializers), over the same shared schemas and options, on their first
+ * response instead. The output is `base`'s.
  */
-export function serializersCompiledOnFirstUse(): {
+export function serializersCompiledOnFirstUse(base: BuildSerializer = fastifyDefaultSerializers()): {
   buildSerializer: BuildSerializer;
   /** Compiles every serializer handed out so far (tests: every response schema must compile). */
   compileAll: () => number;
 } {
   const pending = new Set<() => Serialize>();
   const buildSerializer: BuildSerializer = (externalSchemas, serializerOpts) => {
-    const compiler = fastifyDefault()(externalSchemas, serializerOpts);
+    const compiler = base(externalSchemas, serializerOpts);
     return (route) => {
       let serialize: Serialize | undefined;
       const compile = () => {

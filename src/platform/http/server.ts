@@ -17,6 +17,7 @@ import { requestIdFor } from './request-id.js';
 import { installRequestLog } from './request-log.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { rememberSerializers, serializersCompiledOnFirstUse } from './serialization.js';
+import { unionFreeSerializers } from './serializers.js';
 import { installValidation } from './validation.js';
 
 /** The contract's body limit; larger bodies are 413 payload_too_large. */
@@ -53,7 +54,9 @@ export interface HttpServerOptions {
  */
 export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerOptions = {}) {
   const limits = options.limits ?? DEFAULT_HTTP_LIMITS;
-  const serializers = serializersCompiledOnFirstUse();
+  // Response bodies: fast-json-stringify without an Ajv call per nullable field (serializers.ts),
+  // each route's serializer compiled at its first response (serialization.ts).
+  const serializers = serializersCompiledOnFirstUse(unionFreeSerializers());
   const server = Fastify({
     loggerInstance: logger,
     trustProxy: options.trustProxy ?? false,
