@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { type Client, client, createProduct, eventsOf, UNLIMITED } from '../helpers/catalog-factories.js';
@@ -128,5 +129,39 @@ describe('checkout in one statement after the stock', () => {
     for (const event of events)
       expect(event.data).toMatchObject({ orderNumber: order.orderNumber, itemCount: 3, total: 17 });
     expect(JSON.stringify(events)).not.toContain('late-number');
+  });
+
+  it('holds the product row for one statement: BEGIN, reads, stock + number + writes, COMMIT', async () => {
+    const p = await createProduct(api, { inventory: 10, price: '5.00' });
+    const body = checkoutBody([{ productId: p.id, quantity: 1 }], card(`count.${Date.now()}@example.com`));
+    await checkout(body); // a first request warms the store's caches
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      const first = args[0] as string | { text: string };
+      sent.push(typeof first === 'string' ? first : first.text);
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    try {
+      const res = await checkout({ ...body, email: `count2.${Date.now()}@example.com` });
+      expect(res.statusCode).toBe(201);
+    } finally {
+      pg.Client.prototype.query = query;
+    }
+    const begin = sent.findIndex((s) => /^begin/i.test(s.trim()));
+    const commit = sent.findIndex((s) => /^commit/i.test(s.trim()));
+    const inside = sent.slice(begin + 1, commit);
+    const stock = inside.findIndex((s) => /UPDATE products/.test(s));
+    expect(inside).toHaveLength(2);
+    // The stock statement takes the number and writes the order, its line, the buyer's totals and the events.
+    expect(stock).toBe(1);
+    for (const write of [
+      'INSERT INTO order_counters',
+      'insert into "orders"',
+      'insert into "order_line_items"',
+      'update "customers"',
+      'insert into "events"',
+    ])
+      expect(inside[stock]).toContain(write);
   });
 });
