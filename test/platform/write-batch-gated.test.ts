@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/platform/db/database.js';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
-import { type GatedWrites, LATE_NUMBER, WriteBatch, write } from '../../src/platform/db/write-batch.js';
+import {
+  type GatedWrites,
+  insertRowQuery,
+  LATE_NUMBER,
+  WriteBatch,
+  write,
+} from '../../src/platform/db/write-batch.js';
 import { newId } from '../../src/platform/ids.js';
 import { recordEvent } from '../../src/platform/outbox.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -176,5 +182,23 @@ describe('WriteBatch.gated', () => {
         .returning('id'),
     );
     expect(() => batch.gated('gate')).toThrow(/cannot gate/);
+  });
+
+  it('insertRowQuery: the SQL Kysely compiles for the row, undefined columns left out, expressions through Kysely', () => {
+    const row = {
+      id: newId(),
+      store_id: storeId,
+      email: 'x@example.com',
+      first_name: null,
+      phone: undefined,
+    };
+    const ours = insertRowQuery(handle.db, 'customers', row).compile();
+    const kysely = handle.db.insertInto('customers').values(row).compile();
+    expect(ours.sql).toBe(kysely.sql);
+    expect(ours.parameters).toEqual(kysely.parameters);
+    const withExpression = { ...row, created_at: sql<Date>`now()` };
+    expect(insertRowQuery(handle.db, 'customers', withExpression).compile().sql).toBe(
+      handle.db.insertInto('customers').values(withExpression).compile().sql,
+    );
   });
 });

@@ -189,6 +189,43 @@ function rawOf(text: string, parameters: readonly unknown[], gate: string): RawB
   );
 }
 
+/** SQL text of `insertRowQuery`, per table and column list. */
+const insertTexts = new Map<string, string>();
+
+/**
+ * One row's `INSERT … VALUES` without Kysely's query builder: the SQL text of a table and column
+ * list is made once and kept, and each call only lists the row's values as parameters (Kysely's
+ * builder and compiler cost checkout about as much JavaScript as the rest of the order's writes).
+ * The row's plain values (strings, numbers, booleans, null, Dates) only: undefined columns are left
+ * out as Kysely leaves them out, and a row holding any other value (an SQL expression) goes through
+ * Kysely. Column names come from our own row types, never from input.
+ */
+export function insertRowQuery<T extends keyof Database>(
+  db: Executor,
+  table: T,
+  row: InsertObject<Database, T>,
+): Compilable {
+  const columns: string[] = [];
+  const parameters: unknown[] = [];
+  for (const [column, value] of Object.entries(row)) {
+    if (value === undefined) continue;
+    if (value !== null && typeof value === 'object' && !(value instanceof Date))
+      return db.insertInto(table).values(row);
+    columns.push(column);
+    parameters.push(value);
+  }
+  const key = `${table}(${columns.join(',')})`;
+  let text = insertTexts.get(key);
+  if (!text) {
+    const names = columns.map((column) => `"${column}"`).join(', ');
+    const places = columns.map((_, index) => `$${index + 1}`).join(', ');
+    text = `insert into "${table}" (${names}) values (${places})`;
+    insertTexts.set(key, text);
+  }
+  const query = CompiledQuery.raw(text, parameters);
+  return { compile: () => query };
+}
+
 /** Where a write goes: executed now on a connection or transaction, or added to a batch. */
 export type Writer = Executor | WriteBatch;
 
