@@ -19,11 +19,12 @@ export async function recordEvent(
 ): Promise<string> {
   const id = newId();
   const batch = to instanceof WriteBatch ? to : new WriteBatch(to);
+  // Typed values: a gated batch (WriteBatch.gated) writes several events as a UNION ALL of SELECTs.
   batch.insertRow('events', {
-    id,
-    store_id: storeId,
-    name,
-    data: JSON.stringify(data),
+    id: sql<string>`${id}::uuid`,
+    store_id: sql<string>`${storeId}::uuid`,
+    name: sql<string>`${name}::text`,
+    data: sql<string>`${JSON.stringify(data)}::jsonb`,
     created_at: sql`now()`,
   });
   batch.notifyAtCommit(EVENTS_CHANNEL);

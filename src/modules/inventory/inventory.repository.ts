@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
+import type { GatedWrites } from '../../platform/db/write-batch.js';
 
 /**
  * The inventory module owns the stock columns (`products.inventory`, `product_variants.inventory`)
@@ -33,6 +34,7 @@ export interface AdjustmentNote {
  * (one round trip instead of two: checkout runs this once per line). `tail`, a data-modifying
  * statement of another module that reads the CTE `moved` (so it runs only when the stock moved, and
  * after the product's row lock), joins the statement too; its RETURNING row comes back as `tail`.
+ * `tail.after`, writes gated on `tail` (WriteBatch.gated), come after it in the same statement.
  */
 export async function addToProduct(
   db: Executor,
@@ -40,7 +42,7 @@ export async function addToProduct(
   productId: string,
   delta: number,
   note?: AdjustmentNote,
-  tail?: RawBuilder<unknown>,
+  tail?: { query: RawBuilder<unknown>; after?: GatedWrites },
 ): Promise<(ProductLevel & { tail?: unknown }) | undefined> {
   const history = note
     ? sql`, logged AS (
@@ -57,10 +59,9 @@ export async function addToProduct(
         AND (NOT p.track_inventory OR p.inventory + ${delta} >= 0)
       RETURNING p.id AS product_id, p.name, p.inventory, p.track_inventory,
         COALESCE(p.low_stock_threshold, (SELECT s.low_stock_threshold FROM stores s WHERE s.id = p.store_id)) AS threshold
-    )${history}${tail ? sql`, tail AS (${tail})` : sql``}
-    SELECT moved.*${tail ? sql`, (SELECT row_to_json(tail) FROM tail) AS tail` : sql``} FROM moved`.execute(
-    db,
-  );
+    )${history}${tail ? sql`, tail AS (${tail.query})${tail.after?.ctes ?? sql``}` : sql``}
+    SELECT moved.*${tail ? sql`, (SELECT row_to_json(tail) FROM tail) AS tail${tail.after?.columns ?? sql``}` : sql``}
+    FROM moved`.execute(db);
   return result.rows[0];
 }
 

@@ -2,6 +2,7 @@ import type { RawBuilder } from 'kysely';
 import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
+import type { GatedWrites } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { insufficientStock, invalidRequest, notFound } from '../../platform/http/errors.js';
 import { isUuid, newId } from '../../platform/ids.js';
@@ -31,7 +32,12 @@ export interface StockChange {
  * product row just moved) so that it runs only when the stock did move, after the product's lock:
  * it must come next in the lock order (checkout: the order counter). Its RETURNING row is returned.
  */
-export type StockTail = RawBuilder<unknown>;
+export interface StockTail {
+  /** The tail's statement (its CTE is named `tail`). */
+  query: RawBuilder<unknown>;
+  /** Writes that run only when `tail` has a row (WriteBatch.gated('tail')), in the same statement. */
+  after?: GatedWrites;
+}
 
 export interface StockChangeResult {
   /** The row of the `tail` sent with this change, if any. */

@@ -1,7 +1,7 @@
 import type { Tx } from '../../platform/db/database.js';
 import { readTogether } from '../../platform/db/read-together.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { WriteBatch } from '../../platform/db/write-batch.js';
+import { LATE_NUMBER, WriteBatch } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { notFound } from '../../platform/http/errors.js';
 import { type IdempotencyClaim, recordIdempotentResource } from '../../platform/idempotency.js';
@@ -79,34 +79,14 @@ export function createOrderPlacing(deps: OrdersDeps) {
     const { quote, store, lines, discount } = priced;
     const amountPaid = await input.settle(quote.total, store.currency);
 
-    // Without a discount to count, the order number is taken in the last stock statement (the
-    // counter comes right after the stock in the lock order); with one, after the discount's lock.
-    const taken = (await inventory.applyChanges(
-      tx,
-      storeId,
-      lines.map((line) => ({
-        productId: line.productId,
-        variantId: line.variantId,
-        delta: -line.quantity,
-        source: 'order' as const,
-      })),
-      discount ? undefined : repo.takeOrderNumberAfterStock(storeId),
-    )) as { number: number } | undefined;
     const orderId = newId();
-    if (discount)
-      await deps.discounts.redeem(tx, storeId, discount, {
-        customerId: buyer.id,
-        orderId,
-        field: input.fields.coupon,
-      });
-    const orderNumber = taken ? Number(taken.number) : await repo.takeOrderNumber(tx, storeId);
-
     const now = new Date();
     const paid = amountPaid >= quote.total && quote.total > 0;
     const order: repo.OrderRow = {
       id: orderId,
       store_id: storeId,
-      order_number: orderNumber,
+      // Taken from the counter after the stock (and the discount): filled in below.
+      order_number: 0,
       status: paid ? 'processing' : 'pending',
       status_before_hold: null,
       payment_status:
@@ -138,12 +118,6 @@ export function createOrderPlacing(deps: OrdersDeps) {
       created_at: now,
       updated_at: now,
     };
-    // The order, its lines, the buyer's totals, the events and the buyer's pushes: one statement.
-    const writes = new WriteBatch(tx);
-    await repo.insertOrder(writes, {
-      ...order,
-      shipping_address: order.shipping_address ? JSON.stringify(order.shipping_address) : null,
-    });
     const lineRows: repo.LineItemRow[] = lines.map((line, position) => ({
       id: newId(),
       store_id: storeId,
@@ -157,15 +131,54 @@ export function createOrderPlacing(deps: OrdersDeps) {
       price: line.price,
       position,
     }));
-    await repo.insertLineItems(writes, lineRows);
-    await customers.addOrderStats(writes, storeId, buyer.id, { orders: 1, spent: amountPaid });
-    await recordOrderCreated(writes, order, lineRows);
-    await recordIdempotentResource(tx, input.idempotency, { type: 'order', id: orderId });
-    if (paid) {
-      await recordOrderPaid(writes, order, lineRows);
-      await notify(deps, writes, order, 'paid');
+    /** The order, its lines, the buyer's totals, the events and the buyer's pushes, for `number`. */
+    const stage = async (number: number) => {
+      order.order_number = number;
+      const writes = new WriteBatch(tx);
+      await repo.insertOrder(writes, {
+        ...order,
+        shipping_address: order.shipping_address ? JSON.stringify(order.shipping_address) : null,
+      });
+      await repo.insertLineItems(writes, lineRows);
+      await customers.addOrderStats(writes, storeId, buyer.id, { orders: 1, spent: amountPaid });
+      await recordOrderCreated(writes, order, lineRows);
+      if (paid) {
+        await recordOrderPaid(writes, order, lineRows);
+        await notify(deps, writes, order, 'paid');
+      }
+      return writes;
+    };
+    const changes = lines.map((line) => ({
+      productId: line.productId,
+      variantId: line.variantId,
+      delta: -line.quantity,
+      source: 'order' as const,
+    }));
+
+    if (!discount) {
+      // Without a discount to count, the order number is taken in the last stock statement (the
+      // counter comes right after the stock in the lock order), and the order's writes, built and
+      // compiled before it with the number left as LATE_NUMBER, go in that statement too: they run
+      // only when the stock moved. The row locks are held for that one statement and the COMMIT.
+      const writes = await stage(LATE_NUMBER as unknown as number);
+      const taken = (await inventory.applyChanges(tx, storeId, changes, {
+        query: repo.takeOrderNumberAfterStock(storeId),
+        after: writes.gated('tail'),
+      })) as { number: number | string } | undefined;
+      if (!taken) throw new Error('placeOrder: the stock moved without an order number');
+      order.order_number = Number(taken.number);
+    } else {
+      // With a discount: stock, then the discount's use, then the counter (the lock order).
+      await inventory.applyChanges(tx, storeId, changes);
+      await deps.discounts.redeem(tx, storeId, discount, {
+        customerId: buyer.id,
+        orderId,
+        field: input.fields.coupon,
+      });
+      const writes = await stage(await repo.takeOrderNumber(tx, storeId));
+      await writes.run();
     }
-    await writes.run();
+    await recordIdempotentResource(tx, input.idempotency, { type: 'order', id: orderId });
     return { order, lines: lineRows, fulfillments: [] };
   }
 

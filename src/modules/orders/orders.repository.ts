@@ -1,6 +1,6 @@
 import { CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
-import { type Writer, write } from '../../platform/db/write-batch.js';
+import { insertRowQuery, WriteBatch, type Writer, write } from '../../platform/db/write-batch.js';
 import { FIRST_ORDER_NUMBER } from './orders.bulk.repository.js';
 import type {
   FulfillmentStatus,
@@ -85,11 +85,14 @@ export async function orderCount(db: Executor, storeId: string): Promise<number>
 }
 
 export function insertOrder(to: Writer, order: Insertable<OrdersTable>) {
-  return write(to, (db) => db.insertInto('orders').values(order));
+  return write(to, (db) => insertRowQuery(db, 'orders', order));
 }
 
+/** In a batch, one write per line (a gated batch turns each into an `INSERT … SELECT`; lines have no order column but `position`). */
 export async function insertLineItems(to: Writer, rows: Insertable<OrderLineItemsTable>[]) {
-  if (rows.length) await write(to, (db) => db.insertInto('order_line_items').values(rows));
+  if (to instanceof WriteBatch)
+    for (const row of rows) to.add(insertRowQuery(to.db, 'order_line_items', row));
+  else if (rows.length) await write(to, (db) => db.insertInto('order_line_items').values(rows));
 }
 
 /** A row lock lasts until the transaction ends, so only a transaction may ask for one. */
