@@ -82,12 +82,10 @@ async function captureServiceSql(
 }
 
 interface CapturedProductSql {
-  /** The product by slug, then its variants, media and categories (in parallel). */
+  /** The product by slug with its variants, media and category ids (one statement). */
   product: CompiledQuery;
-  details: CompiledQuery[];
-  /** The slug and id the capture ran with: the baseline puts each request's own in their places. */
+  /** The slug the capture ran with: the baseline puts each request's own in its place. */
   slug: string;
-  id: string;
 }
 
 /** The SQL of the product page (`storefrontProduct`), captured the same way as the list's. */
@@ -103,23 +101,14 @@ async function captureProductSql(
     db: capturing,
     media: { rehostImages: () => Promise.reject(new Error('a product page never re-hosts images')) },
   });
-  const page = await products.storefrontProduct(store, slug);
-  // Kysely logs a query when it has finished: the three parallel ones come in any order.
-  const [product, ...rest] = queries;
-  const details = ['product_variants', 'product_media', 'product_categories'].flatMap((table) =>
-    rest.filter((q) => q.sql.includes(`from "${table}"`)),
-  );
-  if (!product || details.length !== 3 || !product.parameters.includes(slug)) {
+  await products.storefrontProduct(store, slug);
+  const [product] = queries;
+  if (queries.length !== 1 || !product?.parameters.includes(slug)) {
     throw new Error(
-      `expected a product query and three detail queries, got: ${queries.map((q) => q.sql).join(' | ')}`,
+      `expected one statement for the product page, got: ${queries.map((q) => q.sql).join(' | ')}`,
     );
   }
-  const holdsId = (value: unknown) =>
-    value === page.product.id || (Array.isArray(value) && value.includes(page.product.id));
-  for (const q of details) {
-    if (!q.parameters.some(holdsId)) throw new Error(`a detail query without the product id: ${q.sql}`);
-  }
-  return { product, details, slug, id: page.product.id };
+  return { product, slug };
 }
 
 /** The captured parameters with `from` replaced by `to` (a slug or an id, alone or in an array). */
@@ -152,24 +141,20 @@ async function buildBaseline(
 ) {
   const decimals = currencyDecimals(store.currency);
   const server = Fastify();
-  // The product page: the same four queries (the product, then its details in parallel), mapped by
+  // The product page: the same statement (the product with its details as JSON columns), mapped by
   // the serialiser our route uses (a pure function from rows to the answer's shape).
   server.get('/api/storefront/:slug/products/:productSlug', async (request, reply) => {
     const { productSlug } = request.params as { productSlug: string };
-    const found = await pool.query<ProductRow>(
-      productSql.product.sql,
-      rebind(productSql.product.parameters, productSql.slug, productSlug),
-    );
+    const found = await pool.query<
+      ProductRow & {
+        variants: ProductDetails['variants'];
+        media: ProductDetails['media'];
+        category_ids: string[];
+      }
+    >(productSql.product.sql, rebind(productSql.product.parameters, productSql.slug, productSlug));
     const row = found.rows[0];
     if (!row) return reply.code(404).send({ error: 'not found' });
-    const [variants, media, categories] = await Promise.all(
-      productSql.details.map((q) => pool.query(q.sql, rebind(q.parameters, productSql.id, row.id))),
-    );
-    const details = {
-      variants: variants?.rows ?? [],
-      media: media?.rows ?? [],
-      categoryIds: (categories?.rows ?? []).map((c: { category_id: string }) => c.category_id),
-    } as ProductDetails;
+    const details = { variants: row.variants, media: row.media, categoryIds: row.category_ids };
     return { data: productPageForStorefront(row, details, decimals) };
   });
   server.get('/api/storefront/:slug/products', async (request, reply) => {
@@ -332,7 +317,6 @@ export const scenario: Scenario = {
         `  list count:  ${sql.countSql}`,
         `  list images: ${sql.imagesSql}`,
         `  product:     ${productSql.product.sql}`,
-        ...productSql.details.map((q) => `  details:     ${q.sql}`),
       );
 
       const baselinePool = new pg.Pool({ connectionString: fresh.url, max: POOL_SIZE });
