@@ -61,6 +61,20 @@ describe('TtlCache', () => {
     expect(loads()).toBe(4);
   });
 
+  // A key holding a version that moves with every sale: only the live entries may stay.
+  it('forgets expired entries at the next load, long before maxEntries', async () => {
+    const { cache, load, advance } = setUp(1000, 10_000);
+    for (let version = 0; version < 50; version++) {
+      await cache.getOrLoad(`total v${version}`, load(version));
+      advance(100);
+    }
+    // 10 loads per TTL: the 10 of the last second are live, the 40 before them gone.
+    expect(cache.size).toBe(10);
+    advance(1000);
+    await cache.getOrLoad('other', load(0));
+    expect(cache.size).toBe(1);
+  });
+
   it('caches nothing with a TTL of 0', async () => {
     const { cache, load } = setUp(0);
     expect(await cache.getOrLoad('k', load(1))).toBe(1);

@@ -96,11 +96,26 @@ export class TtlCache<V> {
   }
 
   private file(key: string, entry: Entry<V>): void {
+    forgetExpired(this.entries, this.now());
     this.entries.delete(key);
     this.entries.set(key, entry);
     if (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
     }
+  }
+}
+
+/**
+ * Forgets the entries past their expiry from the oldest end of a Map kept in filing order (stopping
+ * at the first live one; an entry filed out of order goes when it reaches the front). An expired
+ * entry is never served again: kept until `maxEntries` newer ones push it out, a bound of thousands
+ * fills over minutes when keys keep changing (a catalogue version in the key moves with every sale),
+ * which the soak saw as a steady rise of heap and RSS (docs/performance.md, "Soak").
+ */
+export function forgetExpired(entries: Map<string, { expiresAt: number }>, at: number): void {
+  for (const [key, entry] of entries) {
+    if (entry.expiresAt > at) return;
+    entries.delete(key);
   }
 }

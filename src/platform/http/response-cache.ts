@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChangeCounter } from '../change-counter.js';
+import { forgetExpired } from '../ttl-cache.js';
 
 /** A rendered public answer: its body (UTF-8, encoded once), the ETag stored with it and its type. */
 export interface CachedBody {
@@ -63,20 +64,6 @@ export function createResponseCache(options: {
   const entries = new Map<string, Entry>();
   let refreshes = 0;
 
-  /**
-   * Forgets the answers past their TTL, from the oldest end of the Map (loads are appended, so it is
-   * in order of expiry but for a refresh's old answer, which goes when it reaches the front). They can
-   * never be served again: kept until `maxEntries` newer ones pushed them out, they held up to the
-   * whole bound (tens of MB of bodies) where a few seconds' worth of answers are alive, and the bound
-   * filled over minutes, a steady RSS rise in the soak (docs/performance.md, "Soak").
-   */
-  function dropExpired(at: number) {
-    for (const [key, entry] of entries) {
-      if (entry.expiresAt > at) break;
-      entries.delete(key);
-    }
-  }
-
   /** Starts a render and files it under `key` (re-inserted: the Map's first key is the oldest). */
   function load(key: string, type: CachedBody['type'], render: () => Promise<string>): Entry {
     const started = now();
@@ -99,7 +86,7 @@ export function createResponseCache(options: {
       },
     );
     if (ttl > 0) {
-      dropExpired(started);
+      forgetExpired(entries, started);
       entries.delete(key);
       entries.set(key, entry);
       if (entries.size > options.maxEntries) {
