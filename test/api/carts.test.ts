@@ -354,6 +354,48 @@ describe('POST /carts/{id}/complete', () => {
     expect((await carts.update(cart.id, { email: 'x@example.com' })).statusCode).toBe(409);
   });
 
+  it('places what GET shows: a coupon that stopped applying is dropped, an archived line left out', async () => {
+    const kept = await createProduct(api, { name: 'Kept', price: '40.00', inventory: 5 });
+    const gone = await createProduct(api, { name: 'Gone', price: '7.00', inventory: 5 });
+    const code = `STALE${Date.now()}`;
+    const discount = (await api.post('/api/v1/discounts', { code, type: 'fixed_amount', value: '3.00' })).json()
+      .data;
+    const cart = await newCart({
+      items: [
+        { productId: kept.id, quantity: 1 },
+        { productId: gone.id, quantity: 1 },
+      ],
+      email: 'stale@example.com',
+    });
+    expect((await carts.update(cart.id, { couponCode: code })).json().data.couponCode).toBe(code);
+    expect((await api.patch(`/api/v1/discounts/${discount.id}`, { active: false })).statusCode).toBe(200);
+    expect((await api.patch(`/api/v1/products/${gone.id}`, { status: 'archived' })).statusCode).toBe(200);
+    const shown = (await carts.get(cart.id)).json().data;
+    const res = await carts.complete(cart.id);
+    expect(res.statusCode, res.body).toBe(201);
+    const order = res.json().data;
+    expect(order).toMatchObject({ subtotal: shown.subtotal, discountAmount: 0, total: shown.total });
+    expect(order.couponCode ?? null).toBeNull();
+    expect(order.lineItems).toMatchObject([{ productId: kept.id, quantity: 1 }]);
+    expect(await stockOf(gone.id)).toBe(5);
+  });
+
+  it('without a coupon, an automatic discount applies as it does at checkout', async () => {
+    const p = await createProduct(api, { price: '30.00', inventory: 5 });
+    const title = `Auto ${Date.now()}`;
+    const auto = await api.post('/api/v1/discounts', { code: null, title, type: 'fixed_amount', value: '4.00' });
+    expect(auto.statusCode, auto.body).toBe(201);
+    try {
+      const cart = await newCart({ items: [{ productId: p.id, quantity: 1 }], email: 'auto@example.com' });
+      expect((await carts.get(cart.id)).json().data.discountAmount).toBe(4);
+      const res = await carts.complete(cart.id);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().data).toMatchObject({ subtotal: 30, discountAmount: 4 });
+    } finally {
+      await api.patch(`/api/v1/discounts/${auto.json().data.id}`, { active: false });
+    }
+  });
+
   it('test_card: tok_visa pays; tok_decline is 402, nothing created, the cart stays open', async () => {
     const p = await createProduct(api, { price: '10.00', inventory: 5 });
     const cart = await newCart({ items: [{ productId: p.id, quantity: 1 }], email: 'card@example.com' });

@@ -115,6 +115,14 @@ export async function loadContents(
   return { items, facts };
 }
 
+/** The stored lines that can still be bought (see isAvailable), in the order they were added. */
+export function availableLines({ items, facts }: CartContents): PricedCartView['lines'] {
+  return items.flatMap((item) => {
+    const f = facts.get(item.product_id);
+    return f && isAvailable(f, item.variant_id) ? [{ item, facts: f }] : [];
+  });
+}
+
 /**
  * Prices a cart: what GET answers and what completing it places. `contents`: its lines and facts
  * when the caller already holds them (a change that just wrote them), else they are read.
@@ -126,11 +134,7 @@ export async function viewCart(
   contents?: CartContents,
 ): Promise<PricedCartView> {
   const storeId = cart.store_id;
-  const { items, facts } = contents ?? (await loadContents(deps, executor, cart));
-  const lines = items.flatMap((item) => {
-    const f = facts.get(item.product_id);
-    return f && isAvailable(f, item.variant_id) ? [{ item, facts: f }] : [];
-  });
+  const lines = availableLines(contents ?? (await loadContents(deps, executor, cart)));
   const priced = await priceLines(deps, executor, storeId, {
     items: lines.map((l) => l.item),
     couponCode: cart.coupon_code,

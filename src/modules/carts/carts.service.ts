@@ -15,6 +15,7 @@ import { newId } from '../../platform/ids.js';
 import type { PeriodicTaskOptions } from '../../platform/jobs.js';
 import type { CheckoutInput, CheckoutService } from '../checkout/index.js';
 import {
+  availableLines,
   type CartContents,
   type CartPricingDeps,
   isAvailable,
@@ -315,8 +316,12 @@ export function createCartsService(deps: CartsDeps) {
         if (!cart) throw notFound('cart');
         if (cart.order_id) return { replay: cart.order_id };
         if (!cart.email) throw refuse('email', 'the cart needs an e-mail address before it is completed');
-        const view = await viewCart(deps, tx, cart);
-        if (view.lines.length === 0) throw refuse('items', 'the cart is empty');
+        const contents = await loadContents(deps, tx, cart);
+        const lines = availableLines(contents);
+        if (lines.length === 0) throw refuse('items', 'the cart is empty');
+        // The order is priced once, by placing it. Only a stored coupon needs the cart priced
+        // first: one that stopped applying is dropped, as GET shows the cart, instead of refused.
+        const couponCode = cart.coupon_code ? (await viewCart(deps, tx, cart, contents)).couponCode : null;
         const address = cart.shipping_address;
         const placed = await deps.checkout.place(
           tx,
@@ -325,13 +330,13 @@ export function createCartsService(deps: CartsDeps) {
             email: cart.email,
             firstName: address?.firstName ?? null,
             lastName: address?.lastName ?? null,
-            items: view.lines.map(({ item }) => ({
+            items: lines.map(({ item }) => ({
               productId: item.product_id,
               variantId: item.variant_id,
               quantity: item.quantity,
             })),
             shippingAddress: address,
-            couponCode: view.couponCode,
+            couponCode,
             paymentMethod: payment.paymentMethod,
             cardToken: payment.cardToken,
           },
