@@ -100,18 +100,24 @@ export interface CartContents {
   facts: Map<string, CartProductFacts>;
 }
 
-/** Reads a cart's lines and their products' facts, plus those of `moreProductIds`. */
+/**
+ * Reads a cart's lines and their products' facts, plus those of `moreProductIds`; `images: false`
+ * when nothing shows them (completing the cart).
+ */
 export async function loadContents(
   deps: CartPricingDeps,
   executor: Executor,
   cart: CartRow,
   moreProductIds: string[] = [],
+  options: { images?: boolean } = {},
 ): Promise<CartContents> {
   const items = await repo.itemsOf(executor, cart.store_id, cart.id);
-  const facts = await deps.products.cartFacts(executor, cart.store_id, [
-    ...items.map((i) => i.product_id),
-    ...moreProductIds,
-  ]);
+  const facts = await deps.products.cartFacts(
+    executor,
+    cart.store_id,
+    [...items.map((i) => i.product_id), ...moreProductIds],
+    options,
+  );
   return { items, facts };
 }
 

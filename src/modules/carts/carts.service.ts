@@ -316,7 +316,7 @@ export function createCartsService(deps: CartsDeps) {
         if (!cart) throw notFound('cart');
         if (cart.order_id) return { replay: cart.order_id };
         if (!cart.email) throw refuse('email', 'the cart needs an e-mail address before it is completed');
-        const contents = await loadContents(deps, tx, cart);
+        const contents = await loadContents(deps, tx, cart, [], { images: false });
         const lines = availableLines(contents);
         if (lines.length === 0) throw refuse('items', 'the cart is empty');
         // The order is priced once, by placing it. Only a stored coupon needs the cart priced

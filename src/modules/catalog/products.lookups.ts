@@ -68,11 +68,14 @@ export function createProductLookups(db: Db) {
       repo.findForOrderQuery(tx, storeId, orderableIds(productIds)),
     orderCatalogueFromJson: (rows: unknown[]) => orderCatalogueOf(rows as repo.ProductForOrder[]),
 
-    /** Status, stock and primary image of the products given (unknown ids are absent). */
-    async cartFacts(tx: Executor, storeId: string, productIds: string[]) {
+    /**
+     * Status, stock and primary image of the products given (unknown ids are absent); without
+     * `images` (an order being placed shows none), the image is null and not read.
+     */
+    async cartFacts(tx: Executor, storeId: string, productIds: string[], { images: withImages = true } = {}) {
       const ids = [...new Set(productIds.filter(isUuid))];
       const levels = await repo.findStockLevels(tx, storeId, ids);
-      const images = await repo.primaryImages(tx, storeId, ids);
+      const images = withImages ? await repo.primaryImages(tx, storeId, ids) : new Map<string, string>();
       return new Map<string, CartProductFacts>(
         levels.map((p) => [
           p.id,
