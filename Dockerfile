@@ -8,8 +8,9 @@ COPY . .
 RUN npm ci --no-audit --no-fund && npm prune --omit=dev
 
 FROM node:24-bookworm-slim
-# glibc malloc with two arenas: memory freed after an image burst goes back to the system (sharp's advice).
-ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 MALLOC_ARENA_MAX=2
+# glibc malloc with two arenas, and blocks of 128 KiB or more always mapped on their own: memory freed
+# after an image burst goes back to the system (docs/decisions.md).
+ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY --from=build /app /app
 USER node

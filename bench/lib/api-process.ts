@@ -7,6 +7,22 @@ import { forceStopTree } from './proc.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * The glibc malloc variables `npm start` sets (the `MALLOC_…=value` words of its script), so a
+ * benchmark runs the server as it is deployed (docs/decisions.md).
+ */
+export const GLIBC_MALLOC: Record<string, string> = Object.fromEntries(
+  [
+    ...(
+      JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
+    ).scripts.start.matchAll(/\b(MALLOC_\w+)=(\S+)/g),
+  ].map(([, name, value]) => [name, value]),
+);
+/** GLIBC_MALLOC as the notes say it (`MALLOC_ARENA_MAX=2 …`). */
+export const GLIBC_MALLOC_TEXT = Object.entries(GLIBC_MALLOC)
+  .map(([name, value]) => `${name}=${value}`)
+  .join(' ');
+
 /** Variables of the surrounding shell that would change what a spawned server does. */
 const INHERITED_SETTINGS = [
   'PORT',
@@ -72,8 +88,8 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<ApiPr
   const logFile = path.join(options.dataDir, 'server.log');
   const out = fs.openSync(logFile, 'a');
   const launch = options.launch ?? 'sources';
-  // As `npm start` and the image run it: glibc's malloc limited to two arenas (docs/decisions.md).
-  if (launch !== 'sources') env.MALLOC_ARENA_MAX ??= '2';
+  // As `npm start` and the image run it: glibc's malloc tuned as docs/decisions.md says.
+  if (launch !== 'sources') Object.assign(env, { ...GLIBC_MALLOC, ...env });
   const args =
     launch === 'npm-start'
       ? ['dist/main.js']

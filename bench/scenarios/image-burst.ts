@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
-import { startApiProcess } from '../lib/api-process.js';
+import { GLIBC_MALLOC_TEXT, startApiProcess } from '../lib/api-process.js';
 import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { freshBenchDatabase } from '../lib/database.js';
 import { envNumber } from '../lib/rounds.js';
@@ -147,7 +147,7 @@ export const scenario: Scenario = {
 
       notes.push(
         `burst: ${products} parallel POST /api/v1/products, each with ${imagesPerProduct} distinct image URLs of a ${SIDE}×${SIDE} JPEG (${(jpeg.length / MiB).toFixed(1)} MiB) on a loopback host; ${products * imagesPerProduct} images converted in ${seconds.toFixed(1)} s`,
-        'server: emporium serve --no-worker compiled (dist/), with MALLOC_ARENA_MAX=2 as npm start sets it; RSS from /proc every 100 ms',
+        `server: emporium serve --no-worker compiled (dist/), with ${GLIBC_MALLOC_TEXT} as npm start sets it; RSS from /proc every 100 ms`,
         `baseline: the same server's RSS when idle before the burst (after one warm-up image)`,
       );
       const baselineLabel = 'idle server before the burst';

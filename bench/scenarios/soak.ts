@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
-import { type ApiProcess, startApiProcess } from '../lib/api-process.js';
+import { type ApiProcess, GLIBC_MALLOC_TEXT, startApiProcess } from '../lib/api-process.js';
 import { insertCatalogue } from '../lib/catalogue.js';
 import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { cpuSecondsOf } from '../lib/cpu-time.js';
@@ -436,7 +436,7 @@ export const scenario: Scenario = {
         : 'n/a';
 
       notes.push(
-        `server: \`npm start\` as it runs in production (node dist/main.js with MALLOC_ARENA_MAX=2, NODE_ENV=production: API and background worker in one process) on DATABASE_URL = the fresh database; ALLOW_PRIVATE_URLS=true (the receiver is on 127.0.0.1), RATE_LIMIT_PER_MINUTE 1e9 (every request comes from 127.0.0.1), LOG_LEVEL warn`,
+        `server: \`npm start\` as it runs in production (node dist/main.js with ${GLIBC_MALLOC_TEXT}, NODE_ENV=production: API and background worker in one process) on DATABASE_URL = the fresh database; ALLOW_PRIVATE_URLS=true (the receiver is on 127.0.0.1), RATE_LIMIT_PER_MINUTE 1e9 (every request comes from 127.0.0.1), LOG_LEVEL warn`,
         `store: ${PRODUCTS} catalogue products (bench/lib/catalogue.ts) and 1 API key; checkouts buy 1 unit of one of ${CHECKOUT_PRODUCTS} products (tracked ones restocked to ${CHECKOUT_STOCK.toLocaleString('en-US')}, every tenth untracked) by one of ${SHOPPERS} shoppers, paid with test_card`,
         `traffic: paced loops in the bench process (undici, keep-alive), a fixed rate and number of loops per kind, no catch-up burst when behind: ${kinds.map((k) => `${k.name} ${k.rate}/s × ${k.concurrency}`).join('; ')}`,
         `run: ${elapsed.toFixed(0)} s; API process CPU ${(cpuShare * 100).toFixed(0)}% of one core on average; load average (1 min) ${loadBefore.toFixed(2)} before, ${load} during, on ${os.cpus().length} CPUs (other sessions share the machine)`,

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openEmbeddedCluster } from '../../src/platform/db/embedded.js';
+import { GLIBC_MALLOC } from '../lib/api-process.js';
 import { mb } from '../lib/format.js';
 import { freePort, waitFor200 } from '../lib/http.js';
 import {
@@ -73,13 +74,13 @@ async function stop({ child, pgdata }: Started): Promise<number | string | null>
 }
 
 /**
- * The environment of `npm start` (its MALLOC_ARENA_MAX=2 included) with no database URL, so the
+ * The environment of `npm start` (its glibc malloc settings included) with no database URL, so the
  * server runs its embedded cluster.
  */
 function serverEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    MALLOC_ARENA_MAX: '2',
+    ...GLIBC_MALLOC,
     DATA_DIR: dataDir,
     PORT: String(port),
     HOST: '127.0.0.1',
