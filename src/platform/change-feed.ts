@@ -10,9 +10,16 @@ export const CATALOG_CHANNEL = 'emporium_catalog';
 const IDS_PER_NOTIFY = 200;
 /**
  * Bumps are gathered this long before a NOTIFY goes: a busy checkout bumps its store with every
- * order, and one NOTIFY per order would cost a statement each; this bounds it to 50 a second.
+ * order, and one NOTIFY per order would cost a statement each.
  */
 const GATHER_MS = 20;
+/**
+ * And a NOTIFY goes at most this often: under a steady stream of orders a NOTIFY every GATHER_MS was
+ * still half a statement per order at 100 orders/s (each its own transaction on the pool, taking the
+ * cluster's notify lock at commit). A lone change is still announced GATHER_MS after its commit; the
+ * changes of a busy store wait at most this long, well within the caches' 5 s.
+ */
+const MIN_INTERVAL_MS = 100;
 /** How often a lost LISTEN connection is opened again. */
 const RELISTEN_MS = 2_000;
 
@@ -24,7 +31,7 @@ const RELISTEN_MS = 2_000;
  * The NOTIFY is sent after the commit, from the pool, never inside the changing transaction: a
  * notifying commit takes a cluster-wide lock, which would serialise every checkout's commit.
  * Bumps are coalesced: the stores changed within GATHER_MS, or while a NOTIFY is in flight, go
- * together in the next, so the feed costs at most a few dozen small statements a second, whatever
+ * together in the next, so the feed costs at most ten small statements a second, whatever
  * the rate of changes. What the feed cannot carry is bounded by the caches' TTLs: a change made
  * outside Emporium, or a process that stops between its commit and its NOTIFY. While LISTEN is
  * down nothing is known of other processes; when it runs again every version moves (`reset`).
@@ -41,12 +48,18 @@ export function createChangeFeed(options: {
   const pending = new Set<string>();
   let sending: Promise<void> | undefined;
   let closed = false;
+  let lastSent = Number.NEGATIVE_INFINITY;
 
   async function sendPending(): Promise<void> {
-    await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
-    while (pending.size > 0 && !closed) {
-      const ids = [...pending].slice(0, IDS_PER_NOTIFY);
-      for (const id of ids) pending.delete(id);
+    const wait = Math.max(GATHER_MS, lastSent + MIN_INTERVAL_MS - Date.now());
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    lastSent = Date.now();
+    // The stores pending now, in NOTIFYs of IDS_PER_NOTIFY; those announced while these are in
+    // flight wait for the next round (flush), MIN_INTERVAL_MS on.
+    const all = [...pending];
+    pending.clear();
+    for (let start = 0; start < all.length && !closed; start += IDS_PER_NOTIFY) {
+      const ids = all.slice(start, start + IDS_PER_NOTIFY);
       try {
         await pool.query('SELECT pg_notify($1, $2)', [channel, `${token} ${ids.join(',')}`]);
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { jsonDate, jsonDateOrNull } from '../../platform/db/read-together.js';
@@ -125,6 +125,24 @@ export function automaticCandidatesQuery(db: Executor, storeId: string, now: Dat
     .orderBy('id');
 }
 export const AUTOMATIC_ORDER = 'created_at, id';
+
+/** automaticCandidatesQuery's SQL text, once Kysely has shown its parameters are (store, true, now, now). */
+let automaticText: string | undefined;
+
+/**
+ * automaticCandidatesQuery compiled: the text is made by Kysely once and kept, each call only binds
+ * the store and the time (every checkout reads the automatic discounts; building and compiling this
+ * query was about 4% of its JavaScript). Should Kysely ever order the parameters otherwise, it is
+ * compiled at each call as before.
+ */
+export function automaticCandidatesCompiled(db: Executor, storeId: string, now: Date): CompiledQuery {
+  if (automaticText) return CompiledQuery.raw(automaticText, [storeId, true, now, now]);
+  const compiled = automaticCandidatesQuery(db, storeId, now).compile();
+  const [store, active, from, until, ...rest] = compiled.parameters;
+  if (store === storeId && active === true && from === now && until === now && rest.length === 0)
+    automaticText = compiled.sql;
+  return compiled;
+}
 
 /** Discount rows that came back as JSON (readTogether), with their timestamps as Dates again. */
 export function discountsFromJson(rows: unknown[]): DiscountRow[] {

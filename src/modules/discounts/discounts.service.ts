@@ -221,7 +221,7 @@ export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
      */
     /** The automatic candidates at `now` as one query of a readTogether (passed back as `automatic`). */
     automaticQuery: (tx: Executor, storeId: string, now: Date) => ({
-      query: repo.automaticCandidatesQuery(tx, storeId, now).compile(),
+      query: repo.automaticCandidatesCompiled(tx, storeId, now),
       orderBy: repo.AUTOMATIC_ORDER,
     }),
 

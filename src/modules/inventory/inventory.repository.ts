@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { GatedWrites } from '../../platform/db/write-batch.js';
 
 /**
@@ -52,7 +53,7 @@ export async function addToProduct(
         FROM moved m
       )`
     : sql``;
-  const result = await sql<ProductLevel & { tail?: unknown }>`
+  const statement = sql<ProductLevel & { tail?: unknown }>`
     WITH moved AS (
       UPDATE products p SET inventory = p.inventory + ${delta}, updated_at = now()
       WHERE p.store_id = ${storeId} AND p.id = ${productId}
@@ -61,7 +62,10 @@ export async function addToProduct(
         COALESCE(p.low_stock_threshold, (SELECT s.low_stock_threshold FROM stores s WHERE s.id = p.store_id)) AS threshold
     )${history}${tail ? sql`, tail AS (${tail.query})${tail.after?.ctes ?? sql``}` : sql``}
     SELECT moved.*${tail ? sql`, (SELECT row_to_json(tail) FROM tail) AS tail${tail.after?.columns ?? sql``}` : sql``}
-    FROM moved`.execute(db);
+    FROM moved`;
+  // Named (prepared): checkout's statement, a dozen CTEs, is parsed and planned once per connection
+  // and shape (lines of the order, events, pushes), not at every order. Its columns are listed.
+  const result = await db.executeQuery(prepared(statement.compile(db)));
   return result.rows[0];
 }
 

@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
 import pg from 'pg';
+import { sendMarkedAsNamed } from './prepared.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -142,6 +143,7 @@ export function openDatabase(
       super({ ...config, connectionString: currentUrl() });
     }
   };
+  sendMarkedAsNamed(Client);
   const pool = new pg.Pool({
     Client,
     max: options.max ?? 10,

@@ -1,5 +1,6 @@
 import { CompiledQuery } from 'kysely';
 import type { Executor } from './database.js';
+import { prepared } from './prepared.js';
 
 /** One query of a readTogether: its rows come back as JSON, in `orderBy` order when given. */
 export interface TogetherPart {
@@ -36,8 +37,10 @@ export async function readTogether<K extends string>(
     const order = orderBy ? ` ORDER BY ${orderBy}` : '';
     columns.push(`(SELECT COALESCE(json_agg(r${index}${order}), '[]'::json) FROM r${index}) AS r${index}`);
   });
+  // Named (prepared): a readTogether's text is one per call site and set of parts, and its result
+  // columns are its parts' JSON arrays whatever the tables' columns.
   const result = await db.executeQuery<Record<string, unknown[]>>(
-    CompiledQuery.raw(`WITH ${ctes.join(', ')} SELECT ${columns.join(', ')}`, parameters),
+    prepared(CompiledQuery.raw(`WITH ${ctes.join(', ')} SELECT ${columns.join(', ')}`, parameters)),
   );
   const row = result.rows[0] ?? {};
   return Object.fromEntries(keys.map((key, index) => [key, row[`r${index}`] ?? []])) as Record<
