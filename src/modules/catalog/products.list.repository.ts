@@ -1,8 +1,9 @@
 /** The merchant's and the storefront's product lists: filters, sorts, numbered and keyset pages, totals. */
-import { CompiledQuery, type Selectable, sql } from 'kysely';
+import { type Compilable, CompiledQuery, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type {
   ProductMediaTable,
   ProductStatus,
@@ -71,7 +72,8 @@ export async function countedProducts(db: Executor, storeId: string, status?: Pr
     .select(sql<string>`COALESCE(sum(count), 0)::text`.as('total'))
     .where('store_id', '=', storeId);
   if (status) query = query.where('status', '=', status);
-  return Number((await query.executeTakeFirstOrThrow()).total);
+  const [row] = await runPrepared(db, query);
+  return Number(row?.total ?? 0);
 }
 
 /**
@@ -91,10 +93,13 @@ export async function listProducts(
 ): Promise<{ rows: ListedProduct[]; total: number; more: boolean }> {
   if (page.after) {
     const [rows, total] = await Promise.all([
-      newestFirst(db, storeId, filter)
-        .where(olderThan('products', page.after))
-        .limit(page.limit + 1)
-        .execute(),
+      pageRows(
+        db,
+        filter,
+        newestFirst(db, storeId, filter)
+          .where(olderThan('products', page.after))
+          .limit(page.limit + 1),
+      ),
       isCounted(filter) ? countedProducts(db, storeId, filter.status) : countProducts(db, storeId, filter),
     ]);
     return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
@@ -111,9 +116,7 @@ export async function listProducts(
   }
   if (page.offset === 0) {
     const [rows, total] = await Promise.all([
-      newestFirst(db, storeId, filter)
-        .limit(page.limit + 1)
-        .execute(),
+      runPrepared(db, newestFirst(db, storeId, filter).limit(page.limit + 1)),
       countedProducts(db, storeId, filter.status),
     ]);
     return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
@@ -122,18 +125,20 @@ export async function listProducts(
   const fromEnd = total - page.offset - page.limit;
   if (page.offset >= total) return { rows: [], total, more: false };
   if (page.offset <= fromEnd) {
-    const rows = await newestFirst(db, storeId, filter)
-      .where(
-        sql<boolean>`(products.created_at, products.id) <= (${boundary(db, storeId, filter, 'desc', page.offset)})`,
-      )
-      .limit(page.limit + 1)
-      .execute();
+    const rows = await runPrepared(
+      db,
+      newestFirst(db, storeId, filter)
+        .where(
+          sql<boolean>`(products.created_at, products.id) <= (${boundary(db, storeId, filter, 'desc', page.offset)})`,
+        )
+        .limit(page.limit + 1),
+    );
     return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
   }
   // Nearer the oldest end: the page's rows are the oldest but `skip`, read oldest first and turned round.
   const skip = Math.max(0, fromEnd);
   let oldestFirst = filtered(db, storeId, filter)
-    .selectAll('products')
+    .select(PRODUCT_COLUMNS)
     .select(createdMicros('products').as('created_us'))
     .orderBy('products.created_at', 'asc')
     .orderBy('products.id', 'asc')
@@ -142,15 +147,48 @@ export async function listProducts(
     oldestFirst = oldestFirst.where(
       sql<boolean>`(products.created_at, products.id) >= (${boundary(db, storeId, filter, 'asc', skip)})`,
     );
-  const rows = (await oldestFirst.execute()).reverse();
+  const rows = (await runPrepared(db, oldestFirst)).reverse();
   return { rows, total, more: page.offset + rows.length < total };
 }
 
 type ListedProduct = ProductRow & { created_us: string };
 
+/** Every column, named: a prepared statement's result must not change when a migration adds one. */
+const PRODUCT_COLUMNS = [
+  'products.id',
+  'products.store_id',
+  'products.name',
+  'products.slug',
+  'products.description',
+  'products.status',
+  'products.price',
+  'products.compare_price',
+  'products.sku',
+  'products.inventory',
+  'products.track_inventory',
+  'products.low_stock_threshold',
+  'products.options',
+  'products.created_at',
+  'products.updated_at',
+] as const;
+
+/** Runs a statement of the hot paths (no text search: one text per filter set) as a prepared one. */
+async function runPrepared<R>(db: Executor, query: Compilable<R>): Promise<R[]> {
+  return (await db.executeQuery(prepared(query.compile()))).rows;
+}
+
+/** A text search's best plan depends on its pattern: those stay unprepared (planned for their values). */
+function pageRows<R>(
+  db: Executor,
+  filter: ProductFilter,
+  query: Compilable<R> & { execute(): Promise<R[]> },
+) {
+  return isCounted(filter) ? runPrepared(db, query) : query.execute();
+}
+
 function newestFirst(db: Executor, storeId: string, filter: ProductFilter) {
   return filtered(db, storeId, filter)
-    .selectAll('products')
+    .select(PRODUCT_COLUMNS)
     .select(createdMicros('products').as('created_us'))
     .orderBy('products.created_at', 'desc')
     .orderBy('products.id', 'desc');
@@ -237,7 +275,7 @@ export async function listDetails(db: Executor, storeId: string, productIds: str
     media: Selectable<ProductMediaTable>[];
     variants: ListedVariant[];
     categories: [productId: string, categoryId: string][];
-  }>(CompiledQuery.raw(LIST_DETAILS, [storeId, productIds]));
+  }>(prepared(CompiledQuery.raw(LIST_DETAILS, [storeId, productIds])));
   const [found] = rows;
   if (!found) return details;
   for (const v of found.variants) details.get(v.product_id)?.variants.push(v);

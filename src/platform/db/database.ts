@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'kysely';
 import pg from 'pg';
+import { nameMarkedStatements } from './prepared.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -164,7 +165,10 @@ export function openDatabase(
   // The pool listens for errors only on idle clients. A checked-out client whose connection drops
   // fails its query (the caller sees that) and then emits 'error'; unheard, that event would crash
   // the process. The pool discards such a client when it is released.
-  pool.on('connect', (client) => client.on('error', () => {}));
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+    nameMarkedStatements(client);
+  });
 
   const stallMs = options.stallCheckMs;
   const availability = createAvailability(currentUrl, options.onAvailability);
