@@ -69,3 +69,24 @@ describe('GET /api/v1/orders by page number, unfiltered', () => {
     }
   });
 });
+
+describe('GET /api/v1/orders as a prepared statement', () => {
+  it('keeps answering after a migration adds a column to orders', async () => {
+    const pages = async () => {
+      // More requests than pooled connections, so that every connection has prepared the statement.
+      for (let round = 0; round < 12; round++) {
+        const res = await api.get(`/api/v1/orders?limit=3&page=${1 + (round % 3)}`);
+        expect(res.statusCode).toBe(200);
+        expect(res.json().meta.pagination.total).toBe(7);
+      }
+    };
+    await pages();
+    await sql`ALTER TABLE orders ADD COLUMN later_column text`.execute(app.database.db);
+    try {
+      await pages();
+    } finally {
+      await sql`ALTER TABLE orders DROP COLUMN later_column`.execute(app.database.db);
+    }
+    await pages();
+  });
+});

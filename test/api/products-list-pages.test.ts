@@ -186,3 +186,17 @@ describe('GET /api/v1/products items', () => {
     }
   });
 });
+
+describe('GET /api/v1/products as prepared statements', () => {
+  it('keeps answering every page after a migration adds a column to products', async () => {
+    // Every pooled connection has prepared the list's statements (two rounds of every page).
+    await expectEveryPageClassic(a, storeA);
+    await sql`ALTER TABLE products ADD COLUMN later_column text`.execute(app.database.db);
+    try {
+      await expectEveryPageClassic(a, storeA);
+    } finally {
+      await sql`ALTER TABLE products DROP COLUMN later_column`.execute(app.database.db);
+    }
+    await expectEveryPageClassic(a, storeA);
+  });
+});

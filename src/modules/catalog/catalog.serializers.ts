@@ -20,6 +20,20 @@ function images(details: Pick<ProductDetails, 'media'>) {
   }));
 }
 
+/** As images() with the merchant's key names, built directly (it runs for every product of a list). */
+function merchantImages(media: ListedDetails['media']) {
+  const list = media.filter((m) => m.media_type === 'image');
+  let primaryIndex = list.findIndex((m) => m.is_primary);
+  if (primaryIndex < 0) primaryIndex = 0;
+  return list.map((m, i) => ({
+    id: m.id,
+    url: m.url,
+    alt: m.alt,
+    position: m.position,
+    is_primary: i === primaryIndex,
+  }));
+}
+
 function variant(v: ListedVariant, decimals: number) {
   return {
     id: v.id,
@@ -48,7 +62,7 @@ export function productForMerchant(row: ProductRow, details: ListedDetails, deci
     track_inventory: row.track_inventory,
     low_stock_threshold: row.low_stock_threshold,
     category_ids: details.categoryIds,
-    images: images(details).map(({ isPrimary, ...rest }) => ({ ...rest, is_primary: isPrimary })),
+    images: merchantImages(details.media),
     media: details.media
       .filter((m) => m.media_type === 'video')
       .map((m) => ({ id: m.id, url: m.url, media_type: 'video' as const })),

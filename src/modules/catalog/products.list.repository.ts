@@ -3,6 +3,7 @@ import { CompiledQuery, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
 import { containsPattern } from '../../platform/db/like.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type {
   ProductMediaTable,
   ProductStatus,
@@ -66,13 +67,14 @@ function isCounted(filter: ProductFilter) {
 
 /** The exact number of the store's products (of one status): the sum of the counters kept by triggers. */
 export async function countedProducts(db: Executor, storeId: string, status?: ProductStatus) {
-  let query = db
-    .selectFrom('product_counts')
-    .select(sql<string>`COALESCE(sum(count), 0)::text`.as('total'))
-    .where('store_id', '=', storeId);
-  if (status) query = query.where('status', '=', status);
-  return Number((await query.executeTakeFirstOrThrow()).total);
+  const { rows } = await db.executeQuery<{ total: string }>(
+    status
+      ? prepared(CompiledQuery.raw(`${COUNTED} and status = $2`, [storeId, status]))
+      : prepared(CompiledQuery.raw(COUNTED, [storeId])),
+  );
+  return Number(rows[0]?.total ?? 0);
 }
+const COUNTED = 'select coalesce(sum(count), 0)::text as total from product_counts where store_id = $1';
 
 /**
  * The merchant's list, newest first. A page after a cursor's key is one range of the
@@ -91,10 +93,16 @@ export async function listProducts(
 ): Promise<{ rows: ListedProduct[]; total: number; more: boolean }> {
   if (page.after) {
     const [rows, total] = await Promise.all([
-      newestFirst(db, storeId, filter)
-        .where(olderThan('products', page.after))
-        .limit(page.limit + 1)
-        .execute(),
+      isCounted(filter)
+        ? countedRows(db, storeId, filter.status, {
+            direction: 'desc',
+            limit: page.limit + 1,
+            after: page.after,
+          })
+        : newestFirst(db, storeId, filter)
+            .where(olderThan('products', page.after))
+            .limit(page.limit + 1)
+            .execute(),
       isCounted(filter) ? countedProducts(db, storeId, filter.status) : countProducts(db, storeId, filter),
     ]);
     return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
@@ -111,9 +119,7 @@ export async function listProducts(
   }
   if (page.offset === 0) {
     const [rows, total] = await Promise.all([
-      newestFirst(db, storeId, filter)
-        .limit(page.limit + 1)
-        .execute(),
+      countedRows(db, storeId, filter.status, { direction: 'desc', limit: page.limit + 1 }),
       countedProducts(db, storeId, filter.status),
     ]);
     return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
@@ -122,54 +128,80 @@ export async function listProducts(
   const fromEnd = total - page.offset - page.limit;
   if (page.offset >= total) return { rows: [], total, more: false };
   if (page.offset <= fromEnd) {
-    const rows = await newestFirst(db, storeId, filter)
-      .where(
-        sql<boolean>`(products.created_at, products.id) <= (${boundary(db, storeId, filter, 'desc', page.offset)})`,
-      )
-      .limit(page.limit + 1)
-      .execute();
+    const rows = await countedRows(db, storeId, filter.status, {
+      direction: 'desc',
+      limit: page.limit + 1,
+      skip: page.offset,
+    });
     return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
   }
   // Nearer the oldest end: the page's rows are the oldest but `skip`, read oldest first and turned round.
   const skip = Math.max(0, fromEnd);
-  let oldestFirst = filtered(db, storeId, filter)
-    .selectAll('products')
-    .select(createdMicros('products').as('created_us'))
-    .orderBy('products.created_at', 'asc')
-    .orderBy('products.id', 'asc')
-    .limit(total - page.offset - skip);
-  if (skip > 0)
-    oldestFirst = oldestFirst.where(
-      sql<boolean>`(products.created_at, products.id) >= (${boundary(db, storeId, filter, 'asc', skip)})`,
-    );
-  const rows = (await oldestFirst.execute()).reverse();
+  const rows = (
+    await countedRows(db, storeId, filter.status, {
+      direction: 'asc',
+      limit: total - page.offset - skip,
+      skip: skip > 0 ? skip : undefined,
+    })
+  ).reverse();
   return { rows, total, more: page.offset + rows.length < total };
 }
 
 type ListedProduct = ProductRow & { created_us: string };
 
+/** Every column, named: a prepared statement's result must not change when a migration adds one. */
+const PRODUCT_COLUMNS = [
+  'products.id',
+  'products.store_id',
+  'products.name',
+  'products.slug',
+  'products.description',
+  'products.status',
+  'products.price',
+  'products.compare_price',
+  'products.sku',
+  'products.inventory',
+  'products.track_inventory',
+  'products.low_stock_threshold',
+  'products.options',
+  'products.created_at',
+  'products.updated_at',
+] as const;
+
+const COLUMNS = `${PRODUCT_COLUMNS.join(', ')}, (extract(epoch from products.created_at) * 1000000)::bigint::text as created_us`;
+
+/**
+ * The page's rows under a counted filter (none, or a status), newest or oldest first, from the row
+ * `skip` rows from that end (found by an index-only scan of the keys) or after a cursor's key. The
+ * text is written here rather than built on each request, and prepared: one text per shape.
+ * $1 the store, $2 the status when there is one.
+ */
+async function countedRows(
+  db: Executor,
+  storeId: string,
+  status: ProductStatus | undefined,
+  page: { direction: 'asc' | 'desc'; limit: number; skip?: number; after?: CreatedKey },
+): Promise<ListedProduct[]> {
+  const values: unknown[] = status ? [storeId, status] : [storeId];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const scope = (table: string) => `${table}.store_id = $1${status ? ` and ${table}.status = $2` : ''}`;
+  const order = (table: string) =>
+    `order by ${table}.created_at ${page.direction}, ${table}.id ${page.direction}`;
+  let text = `select ${COLUMNS} from products where ${scope('products')}`;
+  if (page.skip !== undefined)
+    text += ` and (products.created_at, products.id) ${page.direction === 'desc' ? '<=' : '>='} (select b.created_at, b.id from products b where ${scope('b')} ${order('b')} offset ${param(page.skip)} limit 1)`;
+  if (page.after)
+    text += ` and (products.created_at, products.id) < (timestamptz 'epoch' + ${param(page.after.t)}::bigint * interval '1 microsecond', ${param(page.after.i)}::uuid)`;
+  text += ` ${order('products')} limit ${param(page.limit)}`;
+  return (await db.executeQuery<ListedProduct>(prepared(CompiledQuery.raw(text, values)))).rows;
+}
+
 function newestFirst(db: Executor, storeId: string, filter: ProductFilter) {
   return filtered(db, storeId, filter)
-    .selectAll('products')
+    .select(PRODUCT_COLUMNS)
     .select(createdMicros('products').as('created_us'))
     .orderBy('products.created_at', 'desc')
     .orderBy('products.id', 'desc');
-}
-
-/** The (created_at, id) key `skip` rows from one end of the list: an index-only scan of the keys. */
-function boundary(
-  db: Executor,
-  storeId: string,
-  filter: ProductFilter,
-  direction: 'asc' | 'desc',
-  skip: number,
-) {
-  return filtered(db, storeId, filter)
-    .select(['products.created_at', 'products.id'])
-    .orderBy('products.created_at', direction)
-    .orderBy('products.id', direction)
-    .offset(skip)
-    .limit(1);
 }
 
 /** One page of listProducts, without the count (for callers that cache the total). */
@@ -237,7 +269,7 @@ export async function listDetails(db: Executor, storeId: string, productIds: str
     media: Selectable<ProductMediaTable>[];
     variants: ListedVariant[];
     categories: [productId: string, categoryId: string][];
-  }>(CompiledQuery.raw(LIST_DETAILS, [storeId, productIds]));
+  }>(prepared(CompiledQuery.raw(LIST_DETAILS, [storeId, productIds])));
   const [found] = rows;
   if (!found) return details;
   for (const v of found.variants) details.get(v.product_id)?.variants.push(v);

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
+import { prepared } from '../../platform/db/prepared.js';
 import { insertRowQuery, WriteBatch, type Writer, write } from '../../platform/db/write-batch.js';
 import { FIRST_ORDER_NUMBER } from './orders.bulk.repository.js';
 import type {
@@ -204,8 +205,9 @@ const withItemCount = sql<number>`${sql.raw(ITEM_COUNT)}`;
 /**
  * The unfiltered page, one statement written once (its shape never changes, so Kysely building and
  * compiling it on every request was work for nothing): the store's counter row, and beside it the
- * page's range of numbers below `highest`. $1 the store (both tables), $2 the highest number's
- * parameter, $3 the rows to read.
+ * page's range of numbers below `highest`. Prepared (its columns are named: `o.*` is that list, so
+ * a column added by a migration changes nothing). $1 the store (both tables), $2 the highest
+ * number's parameter, $3 the rows to read.
  */
 const unfilteredPage = (highest: string) =>
   `select o.*, c.next_number from order_counters as c left join lateral (` +
@@ -238,8 +240,8 @@ export async function listOrders(
   if (isUnfiltered(filter)) {
     const { rows } = await db.executeQuery<UnfilteredRow>(
       page.after !== undefined
-        ? CompiledQuery.raw(PAGE_AFTER, [storeId, page.after - 1, page.limit + 1])
-        : CompiledQuery.raw(PAGE_BY_NUMBER, [storeId, 1 + page.offset, page.limit + 1]),
+        ? prepared(CompiledQuery.raw(PAGE_AFTER, [storeId, page.after - 1, page.limit + 1]))
+        : prepared(CompiledQuery.raw(PAGE_BY_NUMBER, [storeId, 1 + page.offset, page.limit + 1])),
     );
     const total = rows[0] ? rows[0].next_number - FIRST_ORDER_NUMBER : 0;
     // No order at all: the counter's row alone, its order columns null. The rows keep `next_number`

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { type Static, type TSchema, Type } from 'typebox';
 import type { CreatedKey } from '../db/keyset.js';
 import { Nullable, type PageRequest, Pagination } from './envelopes.js';
@@ -38,7 +38,9 @@ const KEY_LABEL = 'emporium list cursor v1';
 
 /** A key of its own derived from APP_SECRET, so a cursor's MAC is never a MAC of anything else. */
 export function createCursorCodec(appSecret: string): CursorCodec {
-  const key = createHmac('sha256', appSecret).update(KEY_LABEL).digest();
+  // A KeyObject made once: an HMAC keyed by a Buffer imports the key again each time (~40 µs, about
+  // ten times the MAC itself), and every page of a list seals a cursor.
+  const key = createSecretKey(createHmac('sha256', appSecret).update(KEY_LABEL).digest());
   const macOf = (payload: string, scope: CursorScope) =>
     createHmac('sha256', key)
       .update(JSON.stringify([scope.storeId, scope.list, canonical(scope.filters), payload]))
