@@ -358,8 +358,9 @@ describe('POST /carts/{id}/complete', () => {
     const kept = await createProduct(api, { name: 'Kept', price: '40.00', inventory: 5 });
     const gone = await createProduct(api, { name: 'Gone', price: '7.00', inventory: 5 });
     const code = `STALE${Date.now()}`;
-    const discount = (await api.post('/api/v1/discounts', { code, type: 'fixed_amount', value: '3.00' })).json()
-      .data;
+    const discount = (
+      await api.post('/api/v1/discounts', { code, type: 'fixed_amount', value: '3.00' })
+    ).json().data;
     const cart = await newCart({
       items: [
         { productId: kept.id, quantity: 1 },
@@ -383,7 +384,12 @@ describe('POST /carts/{id}/complete', () => {
   it('without a coupon, an automatic discount applies as it does at checkout', async () => {
     const p = await createProduct(api, { price: '30.00', inventory: 5 });
     const title = `Auto ${Date.now()}`;
-    const auto = await api.post('/api/v1/discounts', { code: null, title, type: 'fixed_amount', value: '4.00' });
+    const auto = await api.post('/api/v1/discounts', {
+      code: null,
+      title,
+      type: 'fixed_amount',
+      value: '4.00',
+    });
     expect(auto.statusCode, auto.body).toBe(201);
     try {
       const cart = await newCart({ items: [{ productId: p.id, quantity: 1 }], email: 'auto@example.com' });
