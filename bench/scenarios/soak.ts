@@ -15,7 +15,14 @@ import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { cpuSecondsOf } from '../lib/cpu-time.js';
 import { benchServerFor, createFreshDatabase } from '../lib/database.js';
 import { mb } from '../lib/format.js';
-import { memoryOf, postmasterPid, processTree } from '../lib/proc.js';
+import {
+  type Mapping,
+  mappingsOf,
+  memoryOf,
+  postmasterPid,
+  processTree,
+  residentByKind,
+} from '../lib/proc.js';
 import { envNumber } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
 import { startSoakReceiver } from '../lib/soak-receiver.js';
@@ -96,6 +103,20 @@ async function seed(url: string, dataDir: string): Promise<Seeded> {
   }
 }
 
+/** The five mappings whose resident memory grew most between two readings (new mappings count from 0). */
+function growthOf(before: Mapping[], after: Mapping[]): string {
+  const was = new Map(before.map((m) => [m.start, m.rssKb]));
+  return after
+    .map((m) => ({ m, grew: m.rssKb - (was.get(m.start) ?? 0) }))
+    .sort((a, b) => b.grew - a.grew)
+    .slice(0, 5)
+    .map(
+      ({ m, grew }) =>
+        `${m.start} ${mb(m.sizeKb).toFixed(0)} MB ${m.perms} ${m.name || 'anon'}: ${mb(m.rssKb - grew).toFixed(1)} → ${mb(m.rssKb).toFixed(1)}`,
+    )
+    .join('; ');
+}
+
 interface Sample {
   /** Seconds since the traffic began. */
   t: number;
@@ -110,12 +131,17 @@ interface Sample {
   externalMb?: number;
   /** Major (mark-compact) collections so far. */
   majorGcs?: number;
+  /** V8's code space, resident (JIT code). */
+  codeMb?: number;
+  /** Resident MB by kind of mapping (residentByKind). */
+  kinds: Record<string, number>;
+  mappings: Mapping[];
 }
 
 /** prom-client's default gauges of the process: heap in use and external memory, in MB. */
 async function heapOf(
   url: string,
-): Promise<Pick<Sample, 'heapMb' | 'heapTotalMb' | 'externalMb' | 'majorGcs'>> {
+): Promise<Pick<Sample, 'heapMb' | 'heapTotalMb' | 'externalMb' | 'majorGcs' | 'codeMb'>> {
   try {
     const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
     const gauge = (name: string) => {
@@ -127,6 +153,7 @@ async function heapOf(
       heapTotalMb: gauge('nodejs_heap_size_total_bytes'),
       externalMb: gauge('nodejs_external_memory_bytes'),
       majorGcs: Number(text.match(/^nodejs_gc_duration_seconds_count\{kind="major"\} (\S+)/m)?.[1] ?? 0),
+      codeMb: gauge('nodejs_heap_space_size_total_bytes\\{space="code"\\}'),
     };
   } catch {
     return {};
@@ -314,11 +341,14 @@ export const scenario: Scenario = {
       const take = async () => {
         const heap = await heapOf(api.url);
         const own = memoryOf([api.pid]);
+        const mappings = mappingsOf(api.pid);
         const sample: Sample = {
           t: (performance.now() - t0) / 1000,
           rssMb: mb(own.rssKb),
           pssMb: mb(own.pssKb),
           ...heap,
+          kinds: Object.fromEntries(Object.entries(residentByKind(mappings)).map(([k, kb]) => [k, mb(kb)])),
+          mappings,
         };
         const postmaster = pgdata ? postmasterPid(pgdata) : undefined;
         if (postmaster) {
@@ -330,10 +360,14 @@ export const scenario: Scenario = {
         return sample;
       };
 
+      // BENCH_SOAK_KINDS (comma-separated name prefixes) runs only those kinds, to tell which one grows memory.
+      const only = process.env.BENCH_SOAK_KINDS?.split(',').map((k) => k.trim());
+      const chosen = only ? kinds.filter((k) => only.some((prefix) => k.name.startsWith(prefix))) : kinds;
+      if (!chosen.length) throw new Error(`BENCH_SOAK_KINDS=${process.env.BENCH_SOAK_KINDS} matches no kind`);
       const loadBefore = os.loadavg()[0] ?? 0;
       const cpuBefore = cpuSecondsOf(api.pid);
-      log(`soak: ${seconds} s of mixed traffic (${kinds.map((k) => `${k.name} ${k.rate}/s`).join(', ')})…`);
-      const traffic = startTraffic(api.url, kinds);
+      log(`soak: ${seconds} s of mixed traffic (${chosen.map((k) => `${k.name} ${k.rate}/s`).join(', ')})…`);
+      const traffic = startTraffic(api.url, chosen);
       await take();
       const loadAverages: number[] = [];
       while ((performance.now() - t0) / 1000 < seconds - 0.5) {
@@ -343,7 +377,10 @@ export const scenario: Scenario = {
         const sent = traffic.tallies.reduce((a, t) => a + t.sent, 0);
         const failed = traffic.tallies.reduce((a, t) => a + failuresOf(t), 0);
         log(
-          `  ${s.t.toFixed(0)} s: RSS ${s.rssMb.toFixed(1)} MB, PSS ${s.pssMb.toFixed(1)} MB, heap ${s.heapMb?.toFixed(1)} of ${s.heapTotalMb?.toFixed(1)} MB, external ${s.externalMb?.toFixed(1)} MB` +
+          `  ${s.t.toFixed(0)} s: RSS ${s.rssMb.toFixed(1)} MB, PSS ${s.pssMb.toFixed(1)} MB, heap ${s.heapMb?.toFixed(1)} of ${s.heapTotalMb?.toFixed(1)} MB, external ${s.externalMb?.toFixed(1)} MB, code ${s.codeMb?.toFixed(1)} MB` +
+            `; by mapping ${Object.entries(s.kinds)
+              .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+              .join(', ')}` +
             `${s.pgRssMb === undefined ? '' : `, postgres RSS ${s.pgRssMb.toFixed(0)} MB`}; ${sent} requests, ${failed} failed; load ${loadAverages.at(-1)?.toFixed(2)}`,
         );
       }
@@ -450,6 +487,15 @@ export const scenario: Scenario = {
         `memory of the API process from /proc every ${SAMPLE_MS / 1000} s from the start of the traffic; warm-up: the first ${(WARMUP_SHARE * 100).toFixed(0)}% (${warmupEnd.toFixed(0)} s), then a least-squares line through the ${measured.length} samples of the remaining ${measuredMinutes.toFixed(1)} min`,
         `no growth trend means: slope × measured minutes < ${GROWTH_TARGET_PERCENT}% of RSS at warm-up end (here ${projectedMb.toFixed(1)} MB = ${projectedPercent.toFixed(1)}% of ${atWarmupEnd.rssMb.toFixed(1)} MB); PSS slope ${pssFit.slope.toFixed(2)} MB/min`,
         `RSS MB (every ${SAMPLE_MS / 1000} s): ${series((s) => s.rssMb)}`,
+        `resident MB by kind of mapping (bench/lib/proc.ts residentByKind), slope after warm-up: ${Object.keys(
+          atEnd.kinds,
+        )
+          .map(
+            (k) =>
+              `${k} ${atWarmupEnd.kinds[k]?.toFixed(1)} → ${atEnd.kinds[k]?.toFixed(1)} MB (${fitOf((s) => s.kinds[k])?.slope.toFixed(2)} MB/min)`,
+          )
+          .join('; ')}`,
+        `mappings that grew most from warm-up end to the end (start address, size, name: resident MB before → after): ${growthOf(atWarmupEnd.mappings, atEnd.mappings)}`,
         `PSS MB: ${series((s) => s.pssMb)}`,
         `V8 heap used MB (prom-client's nodejs_heap_size_used_bytes from /metrics, read just before each RSS): ${series((s) => s.heapMb)}; slope after warm-up ${heapFit?.slope.toFixed(2) ?? 'n/a'} MB/min`,
         `V8 heap floor (lowest reading) in each third of the measured period: ${floors.map((f) => f?.toFixed(1) ?? '–').join(', ')} MB; ${majorGcs} major collections after the warm-up`,
