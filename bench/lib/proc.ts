@@ -181,3 +181,22 @@ export function residentByKind(mappings: Mapping[]): Record<string, number> {
   }
   return kinds;
 }
+
+/**
+ * kB mapped read-write in V8's page-aligned anonymous mappings (what `anon 256 KB-aligned` can grow
+ * to): the heap's committed pages plus the freed pages V8 keeps in its pool. Node 24's V8 does not
+ * count pooled pages in total_heap_size and releases them only in a memory-reducing collection.
+ */
+export function v8PagesMappedKb(mappings: Mapping[]): number {
+  return mappings
+    .filter(
+      (m) =>
+        m.name === '' &&
+        m.perms.startsWith('rw') &&
+        m.sizeKb < 256 * 1024 &&
+        m.sizeKb % 256 === 0 &&
+        BigInt(`0x${m.start}`) % (256n * 1024n) === 0n &&
+        BigInt(`0x${m.start}`) % (64n * 1024n * 1024n) !== 0n,
+    )
+    .reduce((sum, m) => sum + m.sizeKb, 0);
+}
