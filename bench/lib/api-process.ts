@@ -7,6 +7,9 @@ import { forceStopTree } from './proc.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** Node's flags in `npm start`, `npm run emporium` and the image (package.json, Dockerfile). */
+export const NPM_START_NODE_FLAGS = ['--max-semi-space-size=16'];
+
 /** Variables of the surrounding shell that would change what a spawned server does. */
 const INHERITED_SETTINGS = [
   'PORT',
@@ -76,9 +79,11 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<ApiPr
   if (launch !== 'sources') env.MALLOC_ARENA_MAX ??= '2';
   const args =
     launch === 'npm-start'
-      ? ['dist/main.js']
+      ? [...NPM_START_NODE_FLAGS, 'dist/main.js']
       : [
-          ...(launch === 'compiled' ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts']),
+          ...(launch === 'compiled'
+            ? [...NPM_START_NODE_FLAGS, 'dist/cli.js']
+            : ['--import', 'tsx', 'src/cli.ts']),
           'serve',
           '--no-worker',
         ];

@@ -487,7 +487,7 @@ export const scenario: Scenario = {
         : 'n/a';
 
       notes.push(
-        `server: \`npm start\` as it runs in production (node dist/main.js with MALLOC_ARENA_MAX=2, NODE_ENV=production: API and background worker in one process) on DATABASE_URL = the fresh database; ALLOW_PRIVATE_URLS=true (the receiver is on 127.0.0.1), RATE_LIMIT_PER_MINUTE 1e9 (every request comes from 127.0.0.1), LOG_LEVEL warn`,
+        `server: \`npm start\` as it runs in production (node --max-semi-space-size=16 dist/main.js with MALLOC_ARENA_MAX=2, NODE_ENV=production: API and background worker in one process) on DATABASE_URL = the fresh database; ALLOW_PRIVATE_URLS=true (the receiver is on 127.0.0.1), RATE_LIMIT_PER_MINUTE 1e9 (every request comes from 127.0.0.1), LOG_LEVEL warn`,
         `store: ${PRODUCTS} catalogue products (bench/lib/catalogue.ts) and 1 API key; checkouts buy 1 unit of one of ${CHECKOUT_PRODUCTS} products (tracked ones restocked to ${CHECKOUT_STOCK.toLocaleString('en-US')}, every tenth untracked) by one of ${SHOPPERS} shoppers, paid with test_card`,
         `traffic: paced loops in the bench process (undici, keep-alive), a fixed rate and number of loops per kind, no catch-up burst when behind: ${kinds.map((k) => `${k.name} ${k.rate}/s × ${k.concurrency}`).join('; ')}`,
         `run: ${elapsed.toFixed(0)} s; API process CPU ${(cpuShare * 100).toFixed(0)}% of one core on average; load average (1 min) ${loadBefore.toFixed(2)} before, ${load} during, on ${os.cpus().length} CPUs (other sessions share the machine)`,
