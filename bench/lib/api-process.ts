@@ -7,21 +7,22 @@ import { forceStopTree } from './proc.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/**
- * The glibc malloc variables `npm start` sets (the `MALLOC_…=value` words of its script), so a
- * benchmark runs the server as it is deployed (docs/decisions.md).
- */
+/** `npm start`'s script: the settings a benchmark that claims to run `npm start` must use too. */
+const npmStart = (
+  JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start;
+/** The glibc malloc variables `npm start` sets (its `MALLOC_…=value` words; docs/decisions.md). */
 export const GLIBC_MALLOC: Record<string, string> = Object.fromEntries(
-  [
-    ...(
-      JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }
-    ).scripts.start.matchAll(/\b(MALLOC_\w+)=(\S+)/g),
-  ].map(([, name, value]) => [name, value]),
+  [...npmStart.matchAll(/\b(MALLOC_\w+)=(\S+)/g)].map(([, name, value]) => [name as string, value as string]),
 );
 /** GLIBC_MALLOC as the notes say it (`MALLOC_ARENA_MAX=2 …`). */
 export const GLIBC_MALLOC_TEXT = Object.entries(GLIBC_MALLOC)
   .map(([name, value]) => `${name}=${value}`)
   .join(' ');
+/** Node's flags in `npm start` (its `--…` words; also `npm run emporium` and the image). */
+export const NPM_START_NODE_FLAGS: string[] = [...npmStart.matchAll(/\s(--[\w-]+(?:=\S+)?)/g)].map(
+  ([, flag]) => flag as string,
+);
 
 /** Variables of the surrounding shell that would change what a spawned server does. */
 const INHERITED_SETTINGS = [
@@ -92,9 +93,11 @@ export async function startApiProcess(options: ApiProcessOptions): Promise<ApiPr
   if (launch !== 'sources') Object.assign(env, { ...GLIBC_MALLOC, ...env });
   const args =
     launch === 'npm-start'
-      ? ['dist/main.js']
+      ? [...NPM_START_NODE_FLAGS, 'dist/main.js']
       : [
-          ...(launch === 'compiled' ? ['dist/cli.js'] : ['--import', 'tsx', 'src/cli.ts']),
+          ...(launch === 'compiled'
+            ? [...NPM_START_NODE_FLAGS, 'dist/cli.js']
+            : ['--import', 'tsx', 'src/cli.ts']),
           'serve',
           '--no-worker',
         ];

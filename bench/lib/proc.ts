@@ -106,3 +106,97 @@ export async function forceStopTree(root: number, pgdata?: string): Promise<void
     } catch {}
   }
 }
+
+/** One mapping of /proc/<pid>/smaps: its address range, what backs it, and its resident kB. */
+export interface Mapping {
+  start: string;
+  /** Size of the range in kB. */
+  sizeKb: number;
+  perms: string;
+  /** [heap], [stack], a file path, or '' for an anonymous mapping. */
+  name: string;
+  rssKb: number;
+}
+
+/** Every mapping of a process (empty if it is gone). */
+export function mappingsOf(pid: number): Mapping[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return [];
+  }
+  const mappings: Mapping[] = [];
+  let current: Mapping | undefined;
+  for (const line of text.split('\n')) {
+    const header = line.match(/^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(.*)$/);
+    if (header) {
+      const [, start = '0', end = '0', perms = '', name = ''] = header;
+      current = {
+        start,
+        sizeKb: Number((BigInt(`0x${end}`) - BigInt(`0x${start}`)) / 1024n),
+        perms,
+        name: name.trim(),
+        rssKb: 0,
+      };
+      mappings.push(current);
+    } else if (current && line.startsWith('Rss:')) {
+      current.rssKb = Number(line.match(/(\d+)/)?.[1] ?? 0);
+    }
+  }
+  return mappings;
+}
+
+/**
+ * Resident kB by kind of mapping: `brk heap` (glibc's main arena), `anon 64 MB-aligned` (glibc's
+ * other arenas reserve 64 MB heaps), `anon ≥ 256 MB` (reservations: V8's code range, WebAssembly
+ * memories), `anon 256 KB-aligned` (V8's heap pages are 256 KB, aligned; adjacent ones merge), `anon` (V8's pages, large malloc chunks, thread stacks), `files`
+ * (code and data of libraries, node itself), `other` ([stack], vdso…).
+ */
+export function residentByKind(mappings: Mapping[]): Record<string, number> {
+  const kinds: Record<string, number> = {
+    'brk heap': 0,
+    'anon 64 MB-aligned': 0,
+    anon: 0,
+    files: 0,
+    other: 0,
+  };
+  const arenaAligned = (start: string) => BigInt(`0x${start}`) % (64n * 1024n * 1024n) === 0n;
+  for (const m of mappings) {
+    const kind =
+      m.name === '[heap]'
+        ? 'brk heap'
+        : m.name === ''
+          ? arenaAligned(m.start) && m.perms.startsWith('rw') && m.sizeKb <= 64 * 1024
+            ? 'anon 64 MB-aligned'
+            : m.sizeKb >= 256 * 1024
+              ? 'anon ≥ 256 MB'
+              : BigInt(`0x${m.start}`) % (256n * 1024n) === 0n && m.sizeKb % 256 === 0
+                ? 'anon 256 KB-aligned'
+                : 'anon'
+          : m.name.startsWith('/')
+            ? 'files'
+            : 'other';
+    kinds[kind] = (kinds[kind] ?? 0) + m.rssKb;
+  }
+  return kinds;
+}
+
+/**
+ * kB mapped read-write in V8's page-aligned anonymous mappings (what `anon 256 KB-aligned` can grow
+ * to): the heap's committed pages plus the freed pages V8 keeps in its pool. Node 24's V8 does not
+ * count pooled pages in total_heap_size and releases them only in a memory-reducing collection.
+ */
+export function v8PagesMappedKb(mappings: Mapping[]): number {
+  return mappings
+    .filter(
+      (m) =>
+        m.name === '' &&
+        m.perms.startsWith('rw') &&
+        m.sizeKb < 256 * 1024 &&
+        m.sizeKb % 256 === 0 &&
+        BigInt(`0x${m.start}`) % (256n * 1024n) === 0n &&
+        BigInt(`0x${m.start}`) % (64n * 1024n * 1024n) !== 0n,
+    )
+    .reduce((sum, m) => sum + m.sizeKb, 0);
+}

@@ -9,13 +9,26 @@ import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
 import { MemoryRateLimitStore } from '../../src/platform/http/rate-limit.js';
-import { type ApiProcess, GLIBC_MALLOC_TEXT, startApiProcess } from '../lib/api-process.js';
+import {
+  type ApiProcess,
+  GLIBC_MALLOC_TEXT,
+  NPM_START_NODE_FLAGS,
+  startApiProcess,
+} from '../lib/api-process.js';
 import { insertCatalogue } from '../lib/catalogue.js';
 import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { cpuSecondsOf } from '../lib/cpu-time.js';
 import { benchServerFor, createFreshDatabase } from '../lib/database.js';
 import { mb } from '../lib/format.js';
-import { memoryOf, postmasterPid, processTree } from '../lib/proc.js';
+import {
+  type Mapping,
+  mappingsOf,
+  memoryOf,
+  postmasterPid,
+  processTree,
+  residentByKind,
+  v8PagesMappedKb,
+} from '../lib/proc.js';
 import { envNumber } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
 import { startSoakReceiver } from '../lib/soak-receiver.js';
@@ -96,6 +109,20 @@ async function seed(url: string, dataDir: string): Promise<Seeded> {
   }
 }
 
+/** The five mappings whose resident memory grew most between two readings (new mappings count from 0). */
+function growthOf(before: Mapping[], after: Mapping[]): string {
+  const was = new Map(before.map((m) => [m.start, m.rssKb]));
+  return after
+    .map((m) => ({ m, grew: m.rssKb - (was.get(m.start) ?? 0) }))
+    .sort((a, b) => b.grew - a.grew)
+    .slice(0, 5)
+    .map(
+      ({ m, grew }) =>
+        `${m.start} ${mb(m.sizeKb).toFixed(0)} MB ${m.perms} ${m.name || 'anon'}: ${mb(m.rssKb - grew).toFixed(1)} → ${mb(m.rssKb).toFixed(1)}`,
+    )
+    .join('; ');
+}
+
 interface Sample {
   /** Seconds since the traffic began. */
   t: number;
@@ -110,12 +137,19 @@ interface Sample {
   externalMb?: number;
   /** Major (mark-compact) collections so far. */
   majorGcs?: number;
+  /** V8's code space, resident (JIT code). */
+  codeMb?: number;
+  /** V8's pages as mapped read-write (committed + pooled): the ceiling of their resident part. */
+  v8MappedMb: number;
+  /** Resident MB by kind of mapping (residentByKind). */
+  kinds: Record<string, number>;
+  mappings: Mapping[];
 }
 
 /** prom-client's default gauges of the process: heap in use and external memory, in MB. */
 async function heapOf(
   url: string,
-): Promise<Pick<Sample, 'heapMb' | 'heapTotalMb' | 'externalMb' | 'majorGcs'>> {
+): Promise<Pick<Sample, 'heapMb' | 'heapTotalMb' | 'externalMb' | 'majorGcs' | 'codeMb'>> {
   try {
     const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5_000) })).text();
     const gauge = (name: string) => {
@@ -127,6 +161,7 @@ async function heapOf(
       heapTotalMb: gauge('nodejs_heap_size_total_bytes'),
       externalMb: gauge('nodejs_external_memory_bytes'),
       majorGcs: Number(text.match(/^nodejs_gc_duration_seconds_count\{kind="major"\} (\S+)/m)?.[1] ?? 0),
+      codeMb: gauge('nodejs_heap_space_size_total_bytes\\{space="code"\\}'),
     };
   } catch {
     return {};
@@ -174,6 +209,10 @@ export const scenario: Scenario = {
           // Every request comes from 127.0.0.1: the per-client limit would answer 429 to the bench.
           RATE_LIMIT_PER_MINUTE: '1000000000',
           LOG_LEVEL: 'warn',
+          // For experiments on V8's or glibc's settings (e.g. --max-semi-space-size); unset in the full run.
+          ...(process.env.BENCH_SOAK_NODE_OPTIONS
+            ? { NODE_OPTIONS: process.env.BENCH_SOAK_NODE_OPTIONS }
+            : {}),
         },
       });
       onExit('api process', async () => {
@@ -314,11 +353,15 @@ export const scenario: Scenario = {
       const take = async () => {
         const heap = await heapOf(api.url);
         const own = memoryOf([api.pid]);
+        const mappings = mappingsOf(api.pid);
         const sample: Sample = {
           t: (performance.now() - t0) / 1000,
           rssMb: mb(own.rssKb),
           pssMb: mb(own.pssKb),
           ...heap,
+          v8MappedMb: mb(v8PagesMappedKb(mappings)),
+          kinds: Object.fromEntries(Object.entries(residentByKind(mappings)).map(([k, kb]) => [k, mb(kb)])),
+          mappings,
         };
         const postmaster = pgdata ? postmasterPid(pgdata) : undefined;
         if (postmaster) {
@@ -330,10 +373,14 @@ export const scenario: Scenario = {
         return sample;
       };
 
+      // BENCH_SOAK_KINDS (comma-separated name prefixes) runs only those kinds, to tell which one grows memory.
+      const only = process.env.BENCH_SOAK_KINDS?.split(',').map((k) => k.trim());
+      const chosen = only ? kinds.filter((k) => only.some((prefix) => k.name.startsWith(prefix))) : kinds;
+      if (!chosen.length) throw new Error(`BENCH_SOAK_KINDS=${process.env.BENCH_SOAK_KINDS} matches no kind`);
       const loadBefore = os.loadavg()[0] ?? 0;
       const cpuBefore = cpuSecondsOf(api.pid);
-      log(`soak: ${seconds} s of mixed traffic (${kinds.map((k) => `${k.name} ${k.rate}/s`).join(', ')})…`);
-      const traffic = startTraffic(api.url, kinds);
+      log(`soak: ${seconds} s of mixed traffic (${chosen.map((k) => `${k.name} ${k.rate}/s`).join(', ')})…`);
+      const traffic = startTraffic(api.url, chosen);
       await take();
       const loadAverages: number[] = [];
       while ((performance.now() - t0) / 1000 < seconds - 0.5) {
@@ -343,7 +390,10 @@ export const scenario: Scenario = {
         const sent = traffic.tallies.reduce((a, t) => a + t.sent, 0);
         const failed = traffic.tallies.reduce((a, t) => a + failuresOf(t), 0);
         log(
-          `  ${s.t.toFixed(0)} s: RSS ${s.rssMb.toFixed(1)} MB, PSS ${s.pssMb.toFixed(1)} MB, heap ${s.heapMb?.toFixed(1)} of ${s.heapTotalMb?.toFixed(1)} MB, external ${s.externalMb?.toFixed(1)} MB` +
+          `  ${s.t.toFixed(0)} s: RSS ${s.rssMb.toFixed(1)} MB, PSS ${s.pssMb.toFixed(1)} MB, heap ${s.heapMb?.toFixed(1)} of ${s.heapTotalMb?.toFixed(1)} MB, external ${s.externalMb?.toFixed(1)} MB, code ${s.codeMb?.toFixed(1)} MB, V8 pages mapped ${s.v8MappedMb.toFixed(1)} MB` +
+            `; by mapping ${Object.entries(s.kinds)
+              .map(([k, v]) => `${k} ${v.toFixed(1)}`)
+              .join(', ')}` +
             `${s.pgRssMb === undefined ? '' : `, postgres RSS ${s.pgRssMb.toFixed(0)} MB`}; ${sent} requests, ${failed} failed; load ${loadAverages.at(-1)?.toFixed(2)}`,
         );
       }
@@ -406,6 +456,12 @@ export const scenario: Scenario = {
       const maxRss = Math.max(...samples.map((s) => s.rssMb));
       const projectedMb = rssFit.slope * measuredMinutes;
       const projectedPercent = (projectedMb / atWarmupEnd.rssMb) * 100;
+      // Beside the criterion, not instead of it: RSS plus the part of V8's mapped pages not resident
+      // yet. V8 touches its committed and pooled pages progressively and never gives them back under
+      // load, so RSS climbs towards this ceiling for minutes; a leak raises the ceiling itself.
+      const ceilingOf = (s: Sample) => s.rssMb + s.v8MappedMb - (s.kinds['anon 256 KB-aligned'] ?? 0);
+      const ceilingFit = fitOf(ceilingOf) as { slope: number };
+      const ceilingPercent = ((ceilingFit.slope * measuredMinutes) / ceilingOf(atWarmupEnd)) * 100;
       // A leak raises the heap's floor (what is left after a collection): its lowest reading per third.
       const floors = [0, 1, 2].map((i) => {
         const span = (seconds - warmupEnd) / 3;
@@ -436,7 +492,7 @@ export const scenario: Scenario = {
         : 'n/a';
 
       notes.push(
-        `server: \`npm start\` as it runs in production (node dist/main.js with ${GLIBC_MALLOC_TEXT}, NODE_ENV=production: API and background worker in one process) on DATABASE_URL = the fresh database; ALLOW_PRIVATE_URLS=true (the receiver is on 127.0.0.1), RATE_LIMIT_PER_MINUTE 1e9 (every request comes from 127.0.0.1), LOG_LEVEL warn`,
+        `server: \`npm start\` as it runs in production (node ${NPM_START_NODE_FLAGS.join(' ')} dist/main.js with ${GLIBC_MALLOC_TEXT}, NODE_ENV=production: API and background worker in one process) on DATABASE_URL = the fresh database; ALLOW_PRIVATE_URLS=true (the receiver is on 127.0.0.1), RATE_LIMIT_PER_MINUTE 1e9 (every request comes from 127.0.0.1), LOG_LEVEL warn`,
         `store: ${PRODUCTS} catalogue products (bench/lib/catalogue.ts) and 1 API key; checkouts buy 1 unit of one of ${CHECKOUT_PRODUCTS} products (tracked ones restocked to ${CHECKOUT_STOCK.toLocaleString('en-US')}, every tenth untracked) by one of ${SHOPPERS} shoppers, paid with test_card`,
         `traffic: paced loops in the bench process (undici, keep-alive), a fixed rate and number of loops per kind, no catch-up burst when behind: ${kinds.map((k) => `${k.name} ${k.rate}/s × ${k.concurrency}`).join('; ')}`,
         `run: ${elapsed.toFixed(0)} s; API process CPU ${(cpuShare * 100).toFixed(0)}% of one core on average; load average (1 min) ${loadBefore.toFixed(2)} before, ${load} during, on ${os.cpus().length} CPUs (other sessions share the machine)`,
@@ -450,6 +506,18 @@ export const scenario: Scenario = {
         `memory of the API process from /proc every ${SAMPLE_MS / 1000} s from the start of the traffic; warm-up: the first ${(WARMUP_SHARE * 100).toFixed(0)}% (${warmupEnd.toFixed(0)} s), then a least-squares line through the ${measured.length} samples of the remaining ${measuredMinutes.toFixed(1)} min`,
         `no growth trend means: slope × measured minutes < ${GROWTH_TARGET_PERCENT}% of RSS at warm-up end (here ${projectedMb.toFixed(1)} MB = ${projectedPercent.toFixed(1)}% of ${atWarmupEnd.rssMb.toFixed(1)} MB); PSS slope ${pssFit.slope.toFixed(2)} MB/min`,
         `RSS MB (every ${SAMPLE_MS / 1000} s): ${series((s) => s.rssMb)}`,
+        `resident MB by kind of mapping (bench/lib/proc.ts residentByKind), slope after warm-up: ${Object.keys(
+          atEnd.kinds,
+        )
+          .map(
+            (k) =>
+              `${k} ${atWarmupEnd.kinds[k]?.toFixed(1)} → ${atEnd.kinds[k]?.toFixed(1)} MB (${fitOf((s) => s.kinds[k])?.slope.toFixed(2)} MB/min)`,
+          )
+          .join('; ')}`,
+        `V8 pages mapped read-write MB (committed + V8's pool of freed pages, which it keeps resident and does not count as committed; the ceiling of anon 256 KB-aligned): ${series((s) => s.v8MappedMb)}`,
+        `anon 256 KB-aligned resident MB: ${series((s) => s.kinds['anon 256 KB-aligned'])}; brk heap resident MB: ${series((s) => s.kinds['brk heap'])}`,
+        `RSS ceiling (RSS + V8's mapped pages not yet resident) MB: ${series(ceilingOf)}; slope after warm-up ${ceilingFit.slope.toFixed(2)} MB/min, projecting ${ceilingPercent.toFixed(1)}% over the measured period`,
+        `mappings that grew most from warm-up end to the end (start address, size, name: resident MB before → after): ${growthOf(atWarmupEnd.mappings, atEnd.mappings)}`,
         `PSS MB: ${series((s) => s.pssMb)}`,
         `V8 heap used MB (prom-client's nodejs_heap_size_used_bytes from /metrics, read just before each RSS): ${series((s) => s.heapMb)}; slope after warm-up ${heapFit?.slope.toFixed(2) ?? 'n/a'} MB/min`,
         `V8 heap floor (lowest reading) in each third of the measured period: ${floors.map((f) => f?.toFixed(1) ?? '–').join(', ')} MB; ${majorGcs} major collections after the warm-up`,
@@ -470,6 +538,12 @@ export const scenario: Scenario = {
           metric({ name: 'RSS at end', unit: 'MB', ours: atEnd.rssMb }),
           metric({ name: 'RSS max', unit: 'MB', ours: maxRss }),
           metric({ name: 'RSS slope after warm-up', unit: 'MB/min', better: 'lower', ours: rssFit.slope }),
+          metric({
+            name: "RSS ceiling (RSS + V8's mapped pages not yet resident) growth projected, share at warm-up end",
+            unit: '%',
+            better: 'lower',
+            ours: ceilingPercent,
+          }),
           ...(floorGrowth !== undefined
             ? [
                 metric({

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openEmbeddedCluster } from '../../src/platform/db/embedded.js';
-import { GLIBC_MALLOC } from '../lib/api-process.js';
+import { GLIBC_MALLOC, NPM_START_NODE_FLAGS } from '../lib/api-process.js';
 import { mb } from '../lib/format.js';
 import { freePort, waitFor200 } from '../lib/http.js';
 import {
@@ -135,7 +135,7 @@ function postgresRole(pid: number): string {
 /** One `npm start` (node dist/main.js) on dataDir: time to /readyz 200, memory SETTLE_MS later, clean stop. */
 async function runServer(dataDir: string, label: string): Promise<ServerRun> {
   const port = await freePort();
-  const started = await spawnUntilReady(process.execPath, [MAIN], {
+  const started = await spawnUntilReady(process.execPath, [...NPM_START_NODE_FLAGS, MAIN], {
     port,
     readyPath: '/readyz',
     env: serverEnv(dataDir, port),
