@@ -9,7 +9,8 @@ const AFTER_READY_MS = 1_000;
  * young generation to its maximum (67 MB resident on Node 24) and leaves garbage that V8 never gives
  * back on its own while the server idles (measured 40 s later: unchanged). One memory-reducing
  * collection ('last-resort': every space compacted and the young generation shrunk) once, shortly
- * after start, returns it; the young generation grows again under load, so throughput is unchanged.
+ * after start, returns it; the young generation grows again under load (up to the cap `npm start`
+ * sets, docs/decisions.md "V8 young generation"), so throughput is unchanged.
  */
 export function releaseStartupGarbage(): NodeJS.Timeout {
   return setTimeout(collectAllAvailableGarbage, AFTER_READY_MS).unref();
