@@ -5,32 +5,36 @@ import type { ListedDetails, ListedVariant, ProductDetails, ProductRow } from '.
 const money = (minor: number | null, decimals: number) =>
   minor === null ? null : toDecimalString(minor, decimals);
 
-function images(details: Pick<ProductDetails, 'media'>) {
-  const list = details.media.filter((m) => m.media_type === 'image');
+type Media = ProductDetails['media'][number];
+
+/** A product's images in order, each marked primary or not (the flagged one, else the first). */
+function imagesOf<T>(media: Media[], build: (m: Media, primary: boolean) => T): T[] {
+  const list = media.filter((m) => m.media_type === 'image');
   const primaryIndex = Math.max(
     0,
     list.findIndex((m) => m.is_primary),
   );
-  return list.map((m, i) => ({
+  return list.map((m, i) => build(m, i === primaryIndex));
+}
+
+function images(details: Pick<ProductDetails, 'media'>) {
+  return imagesOf(details.media, (m, isPrimary) => ({
     id: m.id,
     url: m.url,
     alt: m.alt,
-    isPrimary: i === primaryIndex,
+    isPrimary,
     position: m.position,
   }));
 }
 
-/** As images() with the merchant's key names, built directly (it runs for every product of a list). */
+/** images() with the merchant's key names, built directly (it runs for every product of a list). */
 function merchantImages(media: ListedDetails['media']) {
-  const list = media.filter((m) => m.media_type === 'image');
-  let primaryIndex = list.findIndex((m) => m.is_primary);
-  if (primaryIndex < 0) primaryIndex = 0;
-  return list.map((m, i) => ({
+  return imagesOf(media, (m, isPrimary) => ({
     id: m.id,
     url: m.url,
     alt: m.alt,
     position: m.position,
-    is_primary: i === primaryIndex,
+    is_primary: isPrimary,
   }));
 }
 

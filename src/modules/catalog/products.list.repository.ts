@@ -1,7 +1,13 @@
 /** The merchant's and the storefront's product lists: filters, sorts, numbered and keyset pages, totals. */
 import { CompiledQuery, type Selectable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
-import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
+import {
+  type CreatedKey,
+  createdMicros,
+  createdMicrosText,
+  olderThan,
+  olderThanText,
+} from '../../platform/db/keyset.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { prepared } from '../../platform/db/prepared.js';
 import type {
@@ -168,7 +174,7 @@ const PRODUCT_COLUMNS = [
   'products.updated_at',
 ] as const;
 
-const COLUMNS = `${PRODUCT_COLUMNS.join(', ')}, (extract(epoch from products.created_at) * 1000000)::bigint::text as created_us`;
+const COLUMNS = `${PRODUCT_COLUMNS.join(', ')}, ${createdMicrosText('products')} as created_us`;
 
 /**
  * The page's rows under a counted filter (none, or a status), newest or oldest first, from the row
@@ -190,8 +196,7 @@ async function countedRows(
   let text = `select ${COLUMNS} from products where ${scope('products')}`;
   if (page.skip !== undefined)
     text += ` and (products.created_at, products.id) ${page.direction === 'desc' ? '<=' : '>='} (select b.created_at, b.id from products b where ${scope('b')} ${order('b')} offset ${param(page.skip)} limit 1)`;
-  if (page.after)
-    text += ` and (products.created_at, products.id) < (timestamptz 'epoch' + ${param(page.after.t)}::bigint * interval '1 microsecond', ${param(page.after.i)}::uuid)`;
+  if (page.after) text += ` and ${olderThanText('products', param(page.after.t), param(page.after.i))}`;
   text += ` ${order('products')} limit ${param(page.limit)}`;
   return (await db.executeQuery<ListedProduct>(prepared(CompiledQuery.raw(text, values)))).rows;
 }

@@ -20,3 +20,12 @@ export function createdMicros(table: string): RawBuilder<string> {
 export function olderThan(table: string, key: CreatedKey): RawBuilder<boolean> {
   return sql<boolean>`(${sql.ref(`${table}.created_at`)}, ${sql.ref(`${table}.id`)}) < (timestamptz 'epoch' + ${key.t}::bigint * interval '1 microsecond', ${key.i}::uuid)`;
 }
+
+/**
+ * createdMicros and olderThan as SQL text, for statements written once as text (prepared): `table`
+ * is a name in the code, `t` and `i` the placeholders of the key's parts.
+ */
+export const createdMicrosText = (table: string) =>
+  `(extract(epoch from ${table}.created_at) * 1000000)::bigint::text`;
+export const olderThanText = (table: string, t: string, i: string) =>
+  `(${table}.created_at, ${table}.id) < (timestamptz 'epoch' + ${t}::bigint * interval '1 microsecond', ${i}::uuid)`;
