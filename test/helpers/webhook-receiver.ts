@@ -22,14 +22,18 @@ export type Responder = (request: ReceivedRequest) => {
  * A real local HTTP receiver for webhook tests: records every request with its raw body and answers
  * with what `respond` says (200 by default). `delayMs` holds each answer back that long after the
  * request was recorded, so that deliveries are in flight (received, not yet answered) for a while.
+ * `holdUntil` holds every answer until it holds (checked after each request): a test can make sure
+ * that more requests are in flight at once than one sender would ever have.
  */
 export async function startWebhookReceiver(
   respond: Responder = () => ({ status: 200, body: 'ok' }),
-  options: { delayMs?: number } = {},
+  options: { delayMs?: number; holdUntil?: (received: readonly ReceivedRequest[]) => boolean } = {},
 ) {
   const received: ReceivedRequest[] = [];
   let responder = respond;
   const waiters: { predicate: () => boolean; resolve: () => void }[] = [];
+  let held: (() => void)[] = [];
+  let holding = options.holdUntil !== undefined;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -48,8 +52,14 @@ export async function startWebhookReceiver(
         res.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
         res.end(answer.body ?? '');
       };
-      if (options.delayMs) setTimeout(reply, options.delayMs);
-      else reply();
+      const answerLater = options.delayMs ? () => setTimeout(reply, options.delayMs) : reply;
+      if (holding && options.holdUntil?.(received)) {
+        holding = false;
+        for (const release of held) release();
+        held = [];
+      }
+      if (holding) held.push(answerLater);
+      else answerLater();
       for (const waiter of [...waiters]) {
         if (waiter.predicate()) {
           waiters.splice(waiters.indexOf(waiter), 1);

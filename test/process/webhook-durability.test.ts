@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
 import { recordEvent } from '../../src/platform/outbox.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { localPortsOf } from '../helpers/process-group.js';
 import {
   cleanupDataDir,
   type Env,
@@ -129,39 +130,6 @@ class WorkerProcess {
       .filter((line) => line.level === 'error' || line.level === 'warn' || Number(line.level) >= 40)
       .map((line) => line.msg);
   }
-}
-
-/** Local TCP ports of the sockets a process holds (Linux /proc): which connections are its. */
-function localPortsOf(pid: number): Set<number> {
-  const inodes = new Set<string>();
-  try {
-    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
-      try {
-        const match = fs.readlinkSync(`/proc/${pid}/fd/${fd}`).match(/^socket:\[(\d+)\]$/);
-        if (match?.[1]) inodes.add(match[1]);
-      } catch {
-        // closed meanwhile
-      }
-    }
-  } catch {
-    return new Set();
-  }
-  const ports = new Set<number>();
-  for (const file of [`/proc/${pid}/net/tcp`, `/proc/${pid}/net/tcp6`]) {
-    let table = '';
-    try {
-      table = fs.readFileSync(file, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of table.split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      const local = fields[1];
-      if (local && fields[9] && inodes.has(fields[9]))
-        ports.add(Number.parseInt(local.split(':')[1] ?? '', 16));
-    }
-  }
-  return ports;
 }
 
 /** User + system CPU time of a process so far, in ms (Linux /proc, 100 clock ticks a second). */
@@ -396,10 +364,14 @@ describe('webhook delivery on real worker processes', () => {
 
   it('two workers at once: each delivery arrives exactly once, one attempt each in the log', async () => {
     const EVENTS = 2_000;
-    const receiver = await startWebhookReceiver();
+    // One worker never has more than CONCURRENCY sends in flight to one webhook (its slow sends get no
+    // further claim), so holding every answer until one more has arrived proves that both workers
+    // sent, however the machine schedules them.
+    const receiver = await startWebhookReceiver(undefined, { holdUntil: (got) => got.length > CONCURRENCY });
+    let pair: WorkerProcess[] = [];
     try {
       const { storeId, key, webhookId } = await storeWithWebhook('pair', receiver);
-      const pair = await Promise.all([WorkerProcess.start(), WorkerProcess.start()]);
+      pair = await Promise.all([WorkerProcess.start(), WorkerProcess.start()]);
       // Which worker sent what: the receiver sees the sender's port, each worker holds its sockets.
       const portOwner = new Map<number, number>();
       let recordMs = 0;
@@ -450,7 +422,7 @@ describe('webhook delivery on real worker processes', () => {
         `[${mode}] two workers: ${receipts} receipts, ${byId.size} distinct ids, ${duplicates} duplicates; ` +
           `recorded in ${recordMs} ms, all received ${deliverMs} ms after the first was recorded; sent by worker A ${perWorker[0]}, worker B ${perWorker[1]} (${EVENTS - (perWorker[0] ?? 0) - (perWorker[1] ?? 0)} unattributed)`,
       );
-      // Both took part: the claims really ran side by side.
+      // Both took part (the held answers above make sure of it), and the ports show it.
       for (const sent of perWorker) expect(sent).toBeGreaterThan(0);
       const exits = await Promise.all(pair.map((worker) => worker.stop()));
       expect(exits).toEqual([
@@ -459,6 +431,8 @@ describe('webhook delivery on real worker processes', () => {
       ]);
       for (const worker of pair) expect(worker.problems()).toEqual([]);
     } finally {
+      // A failed assertion must not leave two workers delivering into the next test's webhooks.
+      await Promise.all(pair.map((worker) => worker.kill()));
       await receiver.close();
     }
   }, 240_000);
