@@ -41,3 +41,31 @@ export function busyShare(before: MachineCpu, after: MachineCpu): number {
   const total = after.total - before.total;
   return total > 0 ? 1 - (after.idle - before.idle) / total : 0;
 }
+
+/** CPU time (user + system, seconds) used so far by each PostgreSQL process on this machine (comm `postgres`). */
+export function databaseCpu(): Map<number, number> {
+  const seconds = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      seconds.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / ticksPerSecond());
+    } catch {
+      // The process exited while we were reading.
+    }
+  }
+  return seconds;
+}
+
+/**
+ * The CPU time (seconds) PostgreSQL used between two `databaseCpu` readings: backends, WAL writer,
+ * checkpointer, autovacuum, what the database costs when it is local. A process that exited in
+ * between (an autovacuum worker) takes its time with it; the benchmarks' pools do not exit.
+ */
+export function databaseCpuSince(before: Map<number, number>, after = databaseCpu()): number {
+  let seconds = 0;
+  for (const [pid, used] of after) seconds += used - (before.get(pid) ?? 0);
+  return seconds;
+}

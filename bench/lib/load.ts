@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import os from 'node:os';
+import { databaseCpu, databaseCpuSince } from './cpu-time.js';
 
 /**
  * autocannon runs in a child process of its own, so the load generator never shares an event loop
@@ -138,6 +139,8 @@ export interface MeasuredLoad extends LoadResult {
   serverCpuUsPerRequest: number;
   serverCpuUserUsPerRequest: number;
   serverCpuSystemUsPerRequest: number;
+  /** CPU time of the machine's PostgreSQL processes per request over the measured run, in microseconds. */
+  databaseCpuUsPerRequest: number;
   /** The machine's 1-minute load average just before the warm-up: other work competing for the CPUs. */
   loadAverageBefore: number;
   /** Event-loop utilisation of this (server) process over the measured run, 0..1. */
@@ -169,9 +172,11 @@ export async function warmUpAndMeasure(
     warmupResponses2xx = warmup.responses2xx;
   }
   const cpuBefore = process.cpuUsage();
+  const databaseBefore = databaseCpu();
   const eluBefore = performance.eventLoopUtilization();
   const result = await runLoad(options);
   const cpu = process.cpuUsage(cpuBefore);
+  const databaseSeconds = databaseCpuSince(databaseBefore);
   const elu = performance.eventLoopUtilization(eluBefore);
   check('measured run', result);
   const requests = Math.max(1, result.totalRequests);
@@ -180,6 +185,7 @@ export async function warmUpAndMeasure(
     serverCpuUsPerRequest: (cpu.user + cpu.system) / requests,
     serverCpuUserUsPerRequest: cpu.user / requests,
     serverCpuSystemUsPerRequest: cpu.system / requests,
+    databaseCpuUsPerRequest: (databaseSeconds * 1e6) / requests,
     loadAverageBefore,
     serverEventLoopUtilization: elu.utilization,
     warmupResponses2xx,

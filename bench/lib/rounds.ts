@@ -35,6 +35,7 @@ export function medianLoad(runs: MeasuredLoad[]): MeasuredLoad {
     latencyP50Ms: of((r) => r.latencyP50Ms),
     latencyP99Ms: of((r) => r.latencyP99Ms),
     serverCpuUsPerRequest: of((r) => r.serverCpuUsPerRequest),
+    databaseCpuUsPerRequest: of((r) => r.databaseCpuUsPerRequest),
     serverEventLoopUtilization: of((r) => r.serverEventLoopUtilization),
   };
 }

@@ -377,7 +377,7 @@ export const scenario: Scenario = {
               (r, i) =>
                 `${c.key} / ${which}${rounds > 1 ? ` round ${i + 1}` : ''}: ${r.totalRequests} orders, ${r.requestsPerSec.toFixed(1)} orders/s, ` +
                 `p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms, max ${r.latencyMaxMs} ms, server CPU user ${r.serverCpuUserUsPerRequest.toFixed(0)} + ` +
-                `system ${r.serverCpuSystemUsPerRequest.toFixed(0)} µs/order, load average before ${r.loadAverageBefore.toFixed(2)}`,
+                `system ${r.serverCpuSystemUsPerRequest.toFixed(0)} µs/order, PostgreSQL CPU ${r.databaseCpuUsPerRequest.toFixed(0)} µs/order, load average before ${r.loadAverageBefore.toFixed(2)}`,
             ),
           ),
         ),
@@ -412,6 +412,13 @@ export const scenario: Scenario = {
               unit: 'µs',
               ours: ours.serverCpuUsPerRequest,
               baseline: bare.serverCpuUsPerRequest,
+              baselineLabel: label,
+            }),
+            metric({
+              name: `${c.label}: PostgreSQL CPU per order`,
+              unit: 'µs',
+              ours: ours.databaseCpuUsPerRequest,
+              baseline: bare.databaseCpuUsPerRequest,
               baselineLabel: label,
             }),
           ];
