@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { rawSql, sqlText } from './db/sql-text.js';
 import { WriteBatch, type Writer } from './db/write-batch.js';
 import { newId } from './ids.js';
 
@@ -21,11 +21,11 @@ export async function recordEvent(
   const batch = to instanceof WriteBatch ? to : new WriteBatch(to);
   // Typed values: a gated batch (WriteBatch.gated) writes several events as a UNION ALL of SELECTs.
   batch.insertRow('events', {
-    id: sql<string>`${id}::uuid`,
-    store_id: sql<string>`${storeId}::uuid`,
-    name: sql<string>`${name}::text`,
-    data: sql<string>`${JSON.stringify(data)}::jsonb`,
-    created_at: sql`now()`,
+    id: sqlText`${id}::uuid`,
+    store_id: sqlText`${storeId}::uuid`,
+    name: sqlText`${name}::text`,
+    data: sqlText`${JSON.stringify(data)}::jsonb`,
+    created_at: rawSql('now()'),
   });
   batch.notifyAtCommit(EVENTS_CHANNEL);
   // Written now, unless the caller is collecting its transaction's writes into one statement.

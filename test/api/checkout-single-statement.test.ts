@@ -156,12 +156,12 @@ describe('checkout in one statement after the stock', () => {
     // The stock statement takes the number and writes the order, its line, the buyer's totals and the events.
     expect(stock).toBe(1);
     for (const write of [
-      'INSERT INTO order_counters',
-      'insert into "orders"',
-      'insert into "order_line_items"',
-      'update "customers"',
-      'insert into "events"',
+      /INSERT INTO order_counters/,
+      /insert into "orders"/,
+      /insert into "order_line_items"/,
+      /UPDATE customers SET orders_count/,
+      /insert into "events"/,
     ])
-      expect(inside[stock]).toContain(write);
+      expect(inside[stock]).toMatch(write);
   });
 });

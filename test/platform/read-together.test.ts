@@ -56,7 +56,7 @@ describe('readTogether', () => {
     statements = [];
     const read = await inTransaction(handle.db, (tx) =>
       readTogether(tx, {
-        buyer: { query: upsertByEmailQuery(tx, row) },
+        buyer: { query: upsertByEmailQuery(row) },
         numbers: {
           query: sql<{ n: number }>`SELECT n FROM generate_series(1, ${3}::int) AS n`.compile(tx),
           orderBy: 'n DESC',
@@ -75,7 +75,7 @@ describe('readTogether', () => {
 
     // The same e-mail again: the existing customer comes back (and the upsert ran once: one row).
     const again = await readTogether(handle.db, {
-      buyer: { query: upsertByEmailQuery(handle.db, { ...row, id: newId(), last_name: 'Lee' }) },
+      buyer: { query: upsertByEmailQuery({ ...row, id: newId(), last_name: 'Lee' }) },
     });
     expect(again.buyer).toHaveLength(1);
     expect(customerFromJson(again.buyer?.[0])).toMatchObject({ id: row.id, last_name: 'Lee' });

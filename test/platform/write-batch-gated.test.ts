@@ -3,10 +3,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Executor } from '../../src/platform/db/database.js';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
+import { compiled, rawSql, sqlText } from '../../src/platform/db/sql-text.js';
 import { inTransaction } from '../../src/platform/db/transaction.js';
 import {
   type GatedWrites,
-  insertRowQuery,
+  insertRows,
   LATE_NUMBER,
   WriteBatch,
   write,
@@ -42,8 +43,10 @@ describe('WriteBatch.gated', () => {
 
   /** The batch after a gate that has its one row `number` when `open`, no row otherwise. */
   const runGated = (db: Executor, gated: GatedWrites, number: number, open: boolean) =>
-    sql`WITH gate AS (SELECT ${number}::bigint AS number WHERE ${open}::boolean)${gated.ctes}
-      SELECT 1 AS one${gated.columns}`.execute(db);
+    db.executeQuery(
+      compiled(sqlText`WITH gate AS (SELECT ${number}::bigint AS number WHERE ${open}::boolean)${gated.ctes}
+      SELECT 1 AS one${gated.columns}`),
+    );
 
   const stage = async (tx: Executor, email: string) => {
     const orderId = newId();
@@ -184,7 +187,7 @@ describe('WriteBatch.gated', () => {
     expect(() => batch.gated('gate')).toThrow(/cannot gate/);
   });
 
-  it('insertRowQuery: the SQL Kysely compiles for the row, undefined columns left out, expressions through Kysely', () => {
+  it('insertRows: the SQL Kysely compiles for the rows, undefined columns left out, SQL values spliced', () => {
     const row = {
       id: newId(),
       store_id: storeId,
@@ -192,13 +195,26 @@ describe('WriteBatch.gated', () => {
       first_name: null,
       phone: undefined,
     };
-    const ours = insertRowQuery(handle.db, 'customers', row).compile();
+    const ours = insertRows('customers', [row]);
     const kysely = handle.db.insertInto('customers').values(row).compile();
     expect(ours.sql).toBe(kysely.sql);
     expect(ours.parameters).toEqual(kysely.parameters);
-    const withExpression = { ...row, created_at: sql<Date>`now()` };
-    expect(insertRowQuery(handle.db, 'customers', withExpression).compile().sql).toBe(
-      handle.db.insertInto('customers').values(withExpression).compile().sql,
+    const second = { ...row, id: newId(), email: 'y@example.com' };
+    const two = insertRows('customers', [row, second]);
+    const kyselyTwo = handle.db.insertInto('customers').values([row, second]).compile();
+    expect(two.sql).toBe(kyselyTwo.sql);
+    expect(two.parameters).toEqual(kyselyTwo.parameters);
+    const withSql = insertRows('customers', [
+      { ...row, created_at: rawSql('now()'), email: sqlText`lower(${'X@e.com'})` },
+    ]);
+    expect(withSql.sql).toBe(
+      handle.db
+        .insertInto('customers')
+        .values({ ...row, created_at: sql<Date>`now()`, email: sql<string>`lower(${'X@e.com'})` })
+        .compile().sql,
     );
+    expect(withSql.parameters).toEqual([row.id, storeId, 'X@e.com', null]);
+    expect(() => insertRows('customers', [row, { ...second, phone: '1' }])).toThrow(/different columns/);
+    expect(() => insertRows('customers', [row, { ...second, first_name: undefined }])).toThrow(/missing/);
   });
 });

@@ -64,8 +64,8 @@ export function createProductLookups(db: Db) {
     lookupForOrder,
 
     /** lookupForOrder as one query of a readTogether; its rows go to `orderCatalogueFromJson`. */
-    lookupForOrderQuery: (tx: Executor, storeId: string, productIds: string[]) =>
-      repo.findForOrderQuery(tx, storeId, orderableIds(productIds)),
+    lookupForOrderQuery: (storeId: string, productIds: string[]) =>
+      repo.findForOrderQuery(storeId, orderableIds(productIds)),
     orderCatalogueFromJson: (rows: unknown[]) => orderCatalogueOf(rows as repo.ProductForOrder[]),
 
     /**

@@ -1,6 +1,7 @@
 import { type CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
 import { jsonDate } from '../../platform/db/read-together.js';
+import { compiled, sqlText } from '../../platform/db/sql-text.js';
 import type {
   ProductMediaTable,
   ProductStatus,
@@ -232,16 +233,12 @@ export async function findForOrder(
   productIds: string[],
 ): Promise<ProductForOrder[]> {
   if (productIds.length === 0) return [];
-  return (await db.executeQuery(findForOrderQuery(db, storeId, productIds))).rows;
+  return (await db.executeQuery(findForOrderQuery(storeId, productIds))).rows;
 }
 
 /** findForOrder as a query (for readTogether: its JSON rows are ProductForOrder as they are). */
-export function findForOrderQuery(
-  db: Executor,
-  storeId: string,
-  productIds: string[],
-): CompiledQuery<ProductForOrder> {
-  return sql<ProductForOrder>`
+export function findForOrderQuery(storeId: string, productIds: string[]): CompiledQuery<ProductForOrder> {
+  return compiled(sqlText`
     SELECT p.id, p.name, p.status, p.price, p.sku,
       COALESCE((
         SELECT json_agg(json_build_object('id', v.id, 'title', v.title, 'price', v.price, 'sku', v.sku))
@@ -251,7 +248,7 @@ export function findForOrderQuery(
         SELECT c.category_id FROM product_categories c WHERE c.store_id = p.store_id AND c.product_id = p.id
       ) AS category_ids
     FROM products p
-    WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`.compile(db);
+    WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`);
 }
 
 /**

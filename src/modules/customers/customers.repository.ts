@@ -3,6 +3,7 @@ import type { Executor, Tx } from '../../platform/db/database.js';
 import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
 import { containsPattern } from '../../platform/db/like.js';
 import { jsonDate } from '../../platform/db/read-together.js';
+import { compiled, sqlText } from '../../platform/db/sql-text.js';
 import { type Writer, write } from '../../platform/db/write-batch.js';
 import type { CustomerAddressesTable, CustomersTable } from './customers.tables.js';
 
@@ -111,15 +112,10 @@ export function addOrderStats(
   customerId: string,
   delta: { orders: number; spent: number },
 ) {
-  return write(to, (db) =>
-    db
-      .updateTable('customers')
-      .set((eb) => ({
-        orders_count: eb('orders_count', '+', delta.orders),
-        total_spent: eb('total_spent', '+', delta.spent),
-      }))
-      .where('store_id', '=', storeId)
-      .where('id', '=', customerId),
+  return write(
+    to,
+    sqlText`UPDATE customers SET orders_count = orders_count + ${delta.orders}, total_spent = total_spent + ${delta.spent}
+      WHERE store_id = ${storeId} AND id = ${customerId}`,
   );
 }
 
@@ -133,11 +129,8 @@ export function insertCustomers(db: Executor, rows: Insertable<CustomersTable>[]
  * create one customer. As a query, for checkout's readTogether; its row comes back through
  * customerFromJson.
  */
-export function upsertByEmailQuery(
-  db: Executor,
-  row: Insertable<CustomersTable>,
-): CompiledQuery<CustomerRow> {
-  return sql<CustomerRow>`
+export function upsertByEmailQuery(row: Insertable<CustomersTable>): CompiledQuery<CustomerRow> {
+  return compiled(sqlText`
     INSERT INTO customers (id, store_id, email, first_name, last_name, phone, created_at, updated_at)
     VALUES (${row.id}, ${row.store_id}, ${row.email}, ${row.first_name ?? null}, ${row.last_name ?? null},
       ${row.phone ?? null}, now(), now())
@@ -145,11 +138,11 @@ export function upsertByEmailQuery(
       first_name = COALESCE(customers.first_name, EXCLUDED.first_name),
       last_name = COALESCE(customers.last_name, EXCLUDED.last_name),
       phone = COALESCE(customers.phone, EXCLUDED.phone)
-    RETURNING *`.compile(db);
+    RETURNING *`);
 }
 
 export async function upsertByEmail(db: Executor, row: Insertable<CustomersTable>): Promise<CustomerRow> {
-  const result = await db.executeQuery(upsertByEmailQuery(db, row));
+  const result = await db.executeQuery(upsertByEmailQuery(row));
   const customer = result.rows[0];
   if (!customer) throw new Error('customer upsert returned no row');
   return customer;

@@ -74,7 +74,7 @@ export function createCustomersService(db: Db, stores: StoresService) {
      * e-mail, created when absent. Its row comes back through `buyerFromJson`.
      */
     buyerQuery(tx: Tx, storeId: string, customer: NewCustomer & { id?: string }) {
-      if (customer.id === undefined) return repo.upsertByEmailQuery(tx, newCustomerRow(storeId, customer));
+      if (customer.id === undefined) return repo.upsertByEmailQuery(newCustomerRow(storeId, customer));
       return isUuid(customer.id) ? repo.lockCustomerQuery(tx, storeId, customer.id).compile() : undefined;
     },
     buyerFromJson: (rows: unknown[]) => (rows[0] === undefined ? undefined : repo.customerFromJson(rows[0])),

@@ -1,6 +1,7 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
+import { asFragment, compiled, rawSql, type SqlText, sqlText } from '../../platform/db/sql-text.js';
 import type { GatedWrites } from '../../platform/db/write-batch.js';
 
 /**
@@ -43,29 +44,31 @@ export async function addToProduct(
   productId: string,
   delta: number,
   note?: AdjustmentNote,
-  tail?: { query: RawBuilder<unknown>; after?: GatedWrites },
+  tail?: { query: SqlText; after?: GatedWrites },
 ): Promise<(ProductLevel & { tail?: unknown }) | undefined> {
+  const none = rawSql('');
   const history = note
-    ? sql`, logged AS (
+    ? sqlText`, logged AS (
         INSERT INTO inventory_adjustments (id, store_id, product_id, variant_id, previous, adjustment, inventory, reason, source)
         SELECT ${note.id}::uuid, ${storeId}::uuid, m.product_id, NULL, m.inventory - ${delta}::int, ${delta}::int,
           m.inventory, ${note.reason}::text, ${note.source}::text
         FROM moved m
       )`
-    : sql``;
-  const statement = sql<ProductLevel & { tail?: unknown }>`
+    : none;
+  // Text, not Kysely (sql-text.ts): checkout sends this statement with all of the order's writes.
+  const statement = sqlText`
     WITH moved AS (
       UPDATE products p SET inventory = p.inventory + ${delta}, updated_at = now()
       WHERE p.store_id = ${storeId} AND p.id = ${productId}
         AND (NOT p.track_inventory OR p.inventory + ${delta} >= 0)
       RETURNING p.id AS product_id, p.name, p.inventory, p.track_inventory,
         COALESCE(p.low_stock_threshold, (SELECT s.low_stock_threshold FROM stores s WHERE s.id = p.store_id)) AS threshold
-    )${history}${tail ? sql`, tail AS (${tail.query})${tail.after?.ctes ?? sql``}` : sql``}
-    SELECT moved.*${tail ? sql`, (SELECT row_to_json(tail) FROM tail) AS tail${tail.after?.columns ?? sql``}` : sql``}
+    )${history}${tail ? sqlText`, tail AS (${asFragment(tail.query)})${tail.after?.ctes ?? none}` : none}
+    SELECT moved.*${tail ? sqlText`, (SELECT row_to_json(tail) FROM tail) AS tail${tail.after?.columns ?? none}` : none}
     FROM moved`;
   // Named (prepared): checkout's statement, a dozen CTEs, is parsed and planned once per connection
   // and shape (lines of the order, events, pushes), not at every order. Its columns are listed.
-  const result = await db.executeQuery(prepared(statement.compile(db)));
+  const result = await db.executeQuery(prepared(compiled<ProductLevel & { tail?: unknown }>(statement)));
   return result.rows[0];
 }
 

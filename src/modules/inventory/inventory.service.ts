@@ -1,6 +1,6 @@
-import type { RawBuilder } from 'kysely';
 import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db, Executor, Tx } from '../../platform/db/database.js';
+import type { SqlText } from '../../platform/db/sql-text.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { GatedWrites } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
@@ -34,7 +34,7 @@ export interface StockChange {
  */
 export interface StockTail {
   /** The tail's statement (its CTE is named `tail`). */
-  query: RawBuilder<unknown>;
+  query: SqlText;
   /** Writes that run only when `tail` has a row (WriteBatch.gated('tail')), in the same statement. */
   after?: GatedWrites;
 }

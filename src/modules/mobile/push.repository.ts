@@ -1,5 +1,6 @@
-import { type Compilable, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import { type SqlText, sqlText } from '../../platform/db/sql-text.js';
 import type { DevicePlatform, PushStatus } from './mobile.tables.js';
 
 /** The channel a committed push is announced on; the push worker LISTENs to it. */
@@ -11,11 +12,14 @@ export const PUSH_CHANNEL = 'emporium_push';
  * one `INSERT … SELECT` (ids by `emporium_uuid_v7()`), so it can join an order's write batch; it
  * returns a row per notification, which the caller's NOTIFY waits on.
  */
-export function insertOrderPushes(
-  db: Executor,
-  input: { storeId: string; customerId: string; title: string; body: string; data: Record<string, string> },
-): Compilable {
-  const query = sql`
+export function insertOrderPushes(input: {
+  storeId: string;
+  customerId: string;
+  title: string;
+  body: string;
+  data: Record<string, string>;
+}): SqlText {
+  return sqlText`
     INSERT INTO push_notifications (id, store_id, customer_id, device_id, title, body, data)
     SELECT emporium_uuid_v7(), d.store_id, d.customer_id, d.id, ${input.title}::text, ${input.body}::text,
       ${JSON.stringify(input.data)}::jsonb
@@ -27,7 +31,6 @@ export function insertOrderPushes(
       )
     ORDER BY d.created_at
     RETURNING 1`;
-  return { compile: () => query.compile(db) };
 }
 
 export interface ClaimedPush {

@@ -88,7 +88,7 @@ export function orderPushContent(
 export async function queueOrderPush(to: Writer, input: OrderPushInput): Promise<void> {
   const batch = to instanceof WriteBatch ? to : new WriteBatch(to);
   const write = batch.add(
-    repo.insertOrderPushes(batch.db, {
+    repo.insertOrderPushes({
       storeId: input.storeId,
       customerId: input.customerId,
       ...orderPushContent(input),

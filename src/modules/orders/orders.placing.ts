@@ -59,7 +59,6 @@ export function createOrderPlacing(deps: OrdersDeps) {
       buyer: { query: buyerQuery },
       catalogue: {
         query: deps.products.lookupForOrderQuery(
-          tx,
           storeId,
           input.items.map((i) => i.productId),
         ),

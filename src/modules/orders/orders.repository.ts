@@ -1,7 +1,8 @@
 import { CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
-import { insertRowQuery, WriteBatch, type Writer, write } from '../../platform/db/write-batch.js';
+import { sqlText } from '../../platform/db/sql-text.js';
+import { insertRows, WriteBatch, type Writer, write } from '../../platform/db/write-batch.js';
 import { FIRST_ORDER_NUMBER } from './orders.bulk.repository.js';
 import type {
   FulfillmentStatus,
@@ -68,7 +69,7 @@ export async function takeOrderNumber(db: Executor, storeId: string): Promise<nu
  * stock moved. Its row is `{ number }`.
  */
 export function takeOrderNumberAfterStock(storeId: string) {
-  return sql<{ number: number }>`
+  return sqlText`
     INSERT INTO order_counters (store_id, next_number)
     SELECT ${storeId}::uuid, ${FIRST_ORDER_NUMBER + 1}::bigint FROM moved LIMIT 1
     ON CONFLICT (store_id) DO UPDATE SET next_number = order_counters.next_number + 1
@@ -86,14 +87,13 @@ export async function orderCount(db: Executor, storeId: string): Promise<number>
 }
 
 export function insertOrder(to: Writer, order: Insertable<OrdersTable>) {
-  return write(to, (db) => insertRowQuery(db, 'orders', order));
+  return write(to, insertRows('orders', [order]));
 }
 
 /** In a batch, one write per line (a gated batch turns each into an `INSERT … SELECT`; lines have no order column but `position`). */
 export async function insertLineItems(to: Writer, rows: Insertable<OrderLineItemsTable>[]) {
-  if (to instanceof WriteBatch)
-    for (const row of rows) to.add(insertRowQuery(to.db, 'order_line_items', row));
-  else if (rows.length) await write(to, (db) => db.insertInto('order_line_items').values(rows));
+  if (to instanceof WriteBatch) for (const row of rows) to.add(insertRows('order_line_items', [row]));
+  else if (rows.length) await write(to, insertRows('order_line_items', rows));
 }
 
 /** A row lock lasts until the transaction ends, so only a transaction may ask for one. */

@@ -1,10 +1,10 @@
-import { CompiledQuery } from 'kysely';
 import type { Executor } from './database.js';
 import { prepared } from './prepared.js';
+import { asFragment, compiled, joinSql, rawSql, type SqlText, sqlText } from './sql-text.js';
 
 /** One query of a readTogether: its rows come back as JSON, in `orderBy` order when given. */
 export interface TogetherPart {
-  query: CompiledQuery;
+  query: SqlText;
   /** An ORDER BY list over the query's output columns (json_agg keeps no order otherwise). */
   orderBy?: string;
 }
@@ -25,22 +25,18 @@ export async function readTogether<K extends string>(
   parts: Record<K, TogetherPart | undefined>,
 ): Promise<Record<K, unknown[] | undefined>> {
   const keys = (Object.keys(parts) as K[]).filter((key) => parts[key] !== undefined);
-  const parameters: unknown[] = [];
-  const ctes: string[] = [];
+  const ctes: SqlText[] = [];
   const columns: string[] = [];
   keys.forEach((key, index) => {
     const { query, orderBy } = parts[key] as TogetherPart;
-    const offset = parameters.length;
-    parameters.push(...query.parameters);
-    const text = query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-    ctes.push(`r${index} AS (${text})`);
+    ctes.push(sqlText`${rawSql(`r${index}`)} AS (${asFragment(query)})`);
     const order = orderBy ? ` ORDER BY ${orderBy}` : '';
     columns.push(`(SELECT COALESCE(json_agg(r${index}${order}), '[]'::json) FROM r${index}) AS r${index}`);
   });
   // Named (prepared): a readTogether's text is one per call site and set of parts, and its result
   // columns are its parts' JSON arrays whatever the tables' columns.
   const result = await db.executeQuery<Record<string, unknown[]>>(
-    prepared(CompiledQuery.raw(`WITH ${ctes.join(', ')} SELECT ${columns.join(', ')}`, parameters)),
+    prepared(compiled(sqlText`WITH ${joinSql(ctes)} SELECT ${rawSql(columns.join(', '))}`)),
   );
   const row = result.rows[0] ?? {};
   return Object.fromEntries(keys.map((key, index) => [key, row[`r${index}`] ?? []])) as Record<

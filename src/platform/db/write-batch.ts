@@ -1,7 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { type Compilable, CompiledQuery, type InsertObject, type RawBuilder, sql } from 'kysely';
+import type { Compilable, Insertable } from 'kysely';
 import type { Executor } from './database.js';
 import type { Database } from './schema.js';
+import {
+  asFragment,
+  compiled,
+  fromPieces,
+  isSqlText,
+  joinSql,
+  rawSql,
+  rebind,
+  type SqlText,
+  sqlText,
+} from './sql-text.js';
+
+/** A row for a table: its columns' values, or SQL spliced as it is (`sqlText\`${id}::uuid\``, `now()`). */
+export type RowOf<T extends keyof Database> = {
+  [C in keyof Insertable<Database[T]>]: Insertable<Database[T]>[C] | SqlText;
+};
 
 /**
  * Writes whose results nobody reads, sent to PostgreSQL as one statement: each becomes a
@@ -11,26 +27,27 @@ import type { Database } from './schema.js';
  * inside a transaction that holds row locks (checkout), round trips are what the throughput pays for.
  *
  * The writes must not depend on one another's effects (a CTE does not see its siblings' rows) and
- * their SQL must hold no `$n` text other than parameters (true of Kysely's compiled queries).
+ * their SQL must hold no `$n` text other than parameters (true of sqlText and of Kysely's compiled
+ * queries).
  */
 export class WriteBatch {
-  private readonly writes: CompiledQuery[] = [];
-  private readonly rows = new Map<keyof Database, unknown[]>();
+  private readonly writes: SqlText[] = [];
+  private readonly rows = new Map<keyof Database, Record<string, unknown>[]>();
   /** Channel → always, or only when one of these writes (with RETURNING) produced a row. */
   private readonly channels = new Map<string, 'always' | number[]>();
 
   constructor(readonly db: Executor) {}
 
   /** Adds a write; returns its place in the batch (for notifyAtCommit's `ifRowsFrom`). */
-  add(query: Compilable): number {
-    return this.writes.push(query.compile()) - 1;
+  add(query: SqlText | Compilable): number {
+    return this.writes.push('compile' in query ? query.compile() : query) - 1;
   }
 
   /**
    * A row for `table`. All rows of a table go in one multi-row INSERT, in the order they were added,
    * so a sequence column (the outbox's `seq`) numbers them in that order; sibling CTEs have no order.
    */
-  insertRow<T extends keyof Database>(table: T, row: InsertObject<Database, T>): void {
+  insertRow<T extends keyof Database>(table: T, row: RowOf<T>): void {
     const rows = this.rows.get(table);
     if (rows) rows.push(row);
     else this.rows.set(table, [row]);
@@ -51,72 +68,53 @@ export class WriteBatch {
     return this.writes.length + this.rows.size;
   }
 
+  /** Every write, the rows' INSERTs last; empties the batch. */
+  private take(): { writes: SqlText[]; channels: [string, 'always' | number[]][] } {
+    for (const [table, rows] of this.rows) this.writes.push(insertRows(table, rows));
+    this.rows.clear();
+    const channels = [...this.channels];
+    this.channels.clear();
+    return { writes: this.writes.splice(0), channels };
+  }
+
   /**
    * The batch as CTEs for a statement that defines the CTE `gate` (checkout: the order counter taken
    * in the stock statement): every write happens only when `gate` has a row, in that statement, and
-   * LATE_NUMBER becomes the gate's `number`. Everything is built and compiled now, before the
-   * statement that takes the row locks is sent. Empties the batch, as `run` does.
+   * LATE_NUMBER becomes the gate's `number`. Everything is built now, before the statement that takes
+   * the row locks is sent. Empties the batch, as `run` does.
    */
   gated(gate: string): GatedWrites {
-    const writes = this.writes.splice(0);
-    for (const [table, rows] of this.rows) {
-      writes.push(
-        this.db
-          .insertInto(table)
-          .values(rows as never)
-          .compile(),
-      );
-    }
-    this.rows.clear();
-    const channels = [...this.channels];
-    this.channels.clear();
-    const ctes = writes.map(
-      (write, index) =>
-        sql`, ${sql.raw(`w${index}`)} AS (${rawOf(gateSql(write.sql, gate), write.parameters, gate)})`,
-    );
+    const { writes, channels } = this.take();
+    const ctes = writes.map((write, index) => {
+      const text = withLateNumber({ sql: gatedText(write.sql, gate), parameters: write.parameters }, gate);
+      return sqlText`, ${rawSql(`w${index}`)} AS (${text})`;
+    });
     const columns = channels.map(([channel, when], index) => {
       const rows =
         when === 'always' ? gate : `(${when.map((w) => `SELECT 1 FROM w${w}`).join(' UNION ALL ')})`;
-      return sql`, (SELECT pg_notify(${channel}, '') FROM ${sql.raw(rows)} AS written LIMIT 1) AS ${sql.raw(`n${index}`)}`;
+      return sqlText`, (SELECT pg_notify(${channel}, '') FROM ${rawSql(rows)} AS written LIMIT 1) AS ${rawSql(`n${index}`)}`;
     });
-    return { ctes: sql.join(ctes, sql.raw('')), columns: sql.join(columns, sql.raw('')) };
+    return { ctes: joinSql(ctes, ''), columns: joinSql(columns, '') };
   }
 
   async run(): Promise<void> {
-    for (const [table, rows] of this.rows) {
-      this.writes.push(
-        this.db
-          .insertInto(table)
-          .values(rows as never)
-          .compile(),
-      );
-    }
-    this.rows.clear();
-    const writes = this.writes.splice(0);
-    const channels = [...this.channels];
-    this.channels.clear();
+    const { writes, channels } = this.take();
     const first = writes[0];
     if (!first) return;
     if (writes.length === 1 && channels.length === 0) {
-      await this.db.executeQuery(first);
+      await this.db.executeQuery(compiled(first));
       return;
     }
-    const parameters: unknown[] = [];
-    const ctes = writes.map((write, index) => {
-      const offset = parameters.length;
-      parameters.push(...write.parameters);
-      const text = write.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
-      return `w${index} AS (${text})`;
-    });
+    const ctes = joinSql(
+      writes.map((write, index) => sqlText`${rawSql(`w${index}`)} AS (${asFragment(write)})`),
+    );
     const notifies = channels.map(([channel, when]) => {
-      parameters.push(channel);
-      const notify = `pg_notify($${parameters.length}, '')`;
-      if (when === 'always') return notify;
+      if (when === 'always') return sqlText`pg_notify(${channel}, '')`;
       const rows = when.map((index) => `SELECT 1 FROM w${index}`).join(' UNION ALL ');
-      return `(SELECT ${notify} FROM (${rows} LIMIT 1) AS written)`;
+      return sqlText`(SELECT pg_notify(${channel}, '') FROM (${rawSql(rows)} LIMIT 1) AS written)`;
     });
-    const select = notifies.length ? notifies.join(', ') : '1';
-    await this.db.executeQuery(CompiledQuery.raw(`WITH ${ctes.join(', ')} SELECT ${select}`, parameters));
+    const select = notifies.length ? joinSql(notifies) : rawSql('1');
+    await this.db.executeQuery(compiled(sqlText`WITH ${ctes} SELECT ${select}`));
   }
 }
 
@@ -131,9 +129,9 @@ export const LATE_NUMBER = `~late-number-${randomBytes(12).toString('hex')}~`;
 /** The batch as CTEs to append to a statement that defines the CTE `gate` (see `WriteBatch.gated`). */
 export interface GatedWrites {
   /** `, w0 AS (…), w1 AS (…)`. */
-  ctes: RawBuilder<unknown>;
+  ctes: SqlText;
   /** `, <notify> AS n0, …`: columns the statement's final SELECT must carry (they run the NOTIFYs). */
-  columns: RawBuilder<unknown>;
+  columns: SqlText;
 }
 
 /** The top-level parenthesised tuples of `text` (a VALUES list), quotes respected. */
@@ -172,68 +170,84 @@ function gateSql(text: string, gate: string): string {
   throw new Error(`WriteBatch.gated: cannot gate ${text.slice(0, 60)}…`);
 }
 
-/** Compiled SQL back to a builder (so it can join another statement), with LATE_NUMBER bound to `gate`. */
-function rawOf(text: string, parameters: readonly unknown[], gate: string): RawBuilder<unknown> {
-  const pieces = text.split(/\$(\d+)/);
-  const number = sql.raw(`(SELECT number FROM ${gate})`);
-  return sql.join(
-    pieces.map((piece, index) => {
-      if (index % 2 === 0) return sql.raw(piece);
-      const value = parameters[Number(piece) - 1];
-      if (value === LATE_NUMBER) return number;
-      if (typeof value === 'string' && value.includes(LATE_NUMBER))
-        return sql`replace(${value}::text, ${LATE_NUMBER}, ${number}::text)`;
-      return sql`${value}`;
-    }),
-    sql.raw(''),
-  );
+/** gateSql's answers, per gate and text (a shape's texts repeat at every order). */
+const gatedTexts = new Map<string, Map<string, string>>();
+
+function gatedText(text: string, gate: string): string {
+  let texts = gatedTexts.get(gate);
+  if (!texts) {
+    texts = new Map();
+    gatedTexts.set(gate, texts);
+  }
+  let gated = texts.get(text);
+  if (gated === undefined) {
+    gated = gateSql(text, gate);
+    if (texts.size < 1000) texts.set(text, gated);
+  }
+  return gated;
 }
 
-/** SQL text of `insertRowQuery`, per table and column list. */
-const insertTexts = new Map<string, string>();
+/** The write with LATE_NUMBER (alone, or inside a string parameter) bound to `gate`'s number. */
+function withLateNumber(write: SqlText, gate: string): SqlText {
+  const number = rawSql(`(SELECT number FROM ${gate})`);
+  return rebind(write, (value) => {
+    if (value === LATE_NUMBER) return number;
+    if (typeof value === 'string' && value.includes(LATE_NUMBER))
+      return sqlText`replace(${value}::text, ${LATE_NUMBER}, ${number}::text)`;
+    return value;
+  });
+}
+
+/** `insertRows`' text pieces for rows made only of parameters, per table, columns and row count. */
+const insertPieces = new Map<string, string[]>();
 
 /**
- * One row's `INSERT … VALUES` without Kysely's query builder: the SQL text of a table and column
- * list is made once and kept, and each call only lists the row's values as parameters (Kysely's
- * builder and compiler cost checkout about as much JavaScript as the rest of the order's writes).
- * The row's plain values (strings, numbers, booleans, null, Dates) only: undefined columns are left
- * out as Kysely leaves them out, and a row holding any other value (an SQL expression) goes through
- * Kysely. Column names come from our own row types, never from input.
+ * Rows' `INSERT … VALUES` without Kysely's query builder. Each value is a parameter, except a
+ * `sqlText` value, which is spliced (with its parameters); undefined columns are left out, as Kysely
+ * leaves them out, and every row must define the same columns. Column names come from our own row
+ * types, never from input.
  */
-export function insertRowQuery<T extends keyof Database>(
-  db: Executor,
-  table: T,
-  row: InsertObject<Database, T>,
-): Compilable {
-  const columns: string[] = [];
-  const parameters: unknown[] = [];
-  for (const [column, value] of Object.entries(row)) {
-    if (value === undefined) continue;
-    if (value !== null && typeof value === 'object' && !(value instanceof Date))
-      return db.insertInto(table).values(row);
-    columns.push(column);
-    parameters.push(value);
+export function insertRows<T extends keyof Database>(table: T, rows: readonly RowOf<T>[]): SqlText {
+  const first = rows[0] as Record<string, unknown> | undefined;
+  if (!first) throw new Error(`insertRows: no rows for ${table}`);
+  const columns = Object.keys(first).filter((column) => first[column] !== undefined);
+  const values: unknown[] = [];
+  let spliced = false;
+  for (const row of rows as readonly Record<string, unknown>[]) {
+    for (const column of columns) {
+      const value = row[column];
+      if (value === undefined) throw new Error(`insertRows: ${table}.${column} missing from a row`);
+      spliced ||= isSqlText(value);
+      values.push(value);
+    }
+    if (Object.keys(row).some((column) => row[column] !== undefined && !columns.includes(column)))
+      throw new Error(`insertRows: rows of ${table} define different columns`);
   }
-  const key = `${table}(${columns.join(',')})`;
-  let text = insertTexts.get(key);
-  if (!text) {
-    const names = columns.map((column) => `"${column}"`).join(', ');
-    const places = columns.map((_, index) => `$${index + 1}`).join(', ');
-    text = `insert into "${table}" (${names}) values (${places})`;
-    insertTexts.set(key, text);
+  const key = `${table}(${columns.join(',')})×${rows.length}`;
+  let strings = insertPieces.get(key);
+  if (!strings) {
+    // The text between the parameters: `insert … values (`, `, ` within a row, `), (` between rows.
+    strings = [`insert into "${table}" (${columns.map((column) => `"${column}"`).join(', ')}) values (`];
+    for (let index = 1; index <= rows.length * columns.length; index++)
+      strings.push(index % columns.length ? ', ' : index < rows.length * columns.length ? '), (' : ')');
+    insertPieces.set(key, strings);
   }
-  const query = CompiledQuery.raw(text, parameters);
-  return { compile: () => query };
+  const query = fromPieces(strings, values);
+  // SQL among the values is spliced into the text (rebind puts each value back, splicing fragments).
+  return spliced ? rebind(query, (value) => value) : query;
 }
 
 /** Where a write goes: executed now on a connection or transaction, or added to a batch. */
 export type Writer = Executor | WriteBatch;
 
-/** Runs the write built on `to` now, or adds it to `to` when that is a batch. */
-export async function write(to: Writer, build: (db: Executor) => Compilable): Promise<void> {
+/**
+ * Runs the write now, or adds it to `to` when that is a batch: a statement as text (sqlText), or
+ * built with Kysely on the executor it will run on.
+ */
+export async function write(to: Writer, statement: SqlText | ((db: Executor) => Compilable)): Promise<void> {
   if (to instanceof WriteBatch) {
-    to.add(build(to.db));
+    to.add(typeof statement === 'function' ? statement(to.db) : statement);
     return;
   }
-  await to.executeQuery(build(to).compile());
+  await to.executeQuery(typeof statement === 'function' ? statement(to).compile() : compiled(statement));
 }
