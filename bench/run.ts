@@ -5,18 +5,20 @@
  * bench/results/. A run of named scenarios writes the same files to bench/results/partial/ (ignored by
  * git), so that it never replaces the report of a full run. `npm run bench:report` re-renders a report
  * from a JSON file. The script runs with NODE_ENV=production, as deployments do (React's production build
- * renders the shop's pages about ten times faster); the servers it spawns get their settings explicitly.
+ * renders the shop's pages about ten times faster), and with `npm start`'s Node flags and malloc
+ * variables (withNpmStartSettings); the servers it spawns get their settings explicitly.
  *
  * Settings (environment): BENCH_DATABASE_URL, else TEST_DATABASE_URL, else DATABASE_URL, else an
  * embedded cluster in a temporary directory; BENCH_WARMUP (s, default 3), BENCH_DURATION (s, default
  * 10), BENCH_CONNECTIONS (default 10), BENCH_ROUNDS (default 1; more rounds alternate the order of
  * ours and the baseline and report medians).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { GLIBC_MALLOC, GLIBC_MALLOC_TEXT, NPM_START_NODE_FLAGS } from './lib/api-process.js';
 import { formatBaselines, formatTable } from './lib/format.js';
 import { writeReport } from './lib/report-files.js';
 import type { ResultsDocument } from './lib/results-document.js';
@@ -59,7 +61,13 @@ function benchSettings(): Record<string, string> {
   const others = Object.keys(process.env)
     .filter((name) => name.startsWith('BENCH_') && !name.endsWith('_URL') && !shared.includes(name))
     .sort();
-  return Object.fromEntries([...shared, ...others].map((name) => [name, process.env[name] ?? '(default)']));
+  return {
+    ...Object.fromEntries([...shared, ...others].map((name) => [name, process.env[name] ?? '(default)'])),
+    'this process (as npm start)': [
+      GLIBC_MALLOC_TEXT,
+      ...process.execArgv.filter((a) => NPM_START_NODE_FLAGS.includes(a)),
+    ].join(' '),
+  };
 }
 
 function writeResults(
@@ -159,7 +167,26 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-  process.exitCode = 1;
-});
+/**
+ * The servers this process measures (the in-process app and the bare baselines beside it) run with
+ * `npm start`'s settings, as a deployment runs: its Node flags (a 16 MB young generation) and glibc's
+ * malloc variables. Started without them, the script runs itself again with them and passes on its
+ * exit code. Both servers of a comparison share the process, so they share the settings too.
+ */
+function withNpmStartSettings(): boolean {
+  const flags = NPM_START_NODE_FLAGS.filter((flag) => !process.execArgv.includes(flag));
+  const malloc = Object.entries(GLIBC_MALLOC).filter(([name, value]) => process.env[name] !== value);
+  if (flags.length === 0 && malloc.length === 0) return true;
+  const child = spawnSync(process.execPath, [...flags, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: 'inherit',
+    env: { ...process.env, ...GLIBC_MALLOC },
+  });
+  process.exitCode = child.status ?? 1;
+  return false;
+}
+
+if (withNpmStartSettings())
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exitCode = 1;
+  });
