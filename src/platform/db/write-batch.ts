@@ -214,14 +214,15 @@ export function insertRows<T extends keyof Database>(table: T, rows: readonly Ro
   const values: unknown[] = [];
   let spliced = false;
   for (const row of rows as readonly Record<string, unknown>[]) {
+    let defined = 0;
+    for (const column in row) if (row[column] !== undefined) defined++;
     for (const column of columns) {
       const value = row[column];
       if (value === undefined) throw new Error(`insertRows: ${table}.${column} missing from a row`);
       spliced ||= isSqlText(value);
       values.push(value);
     }
-    if (Object.keys(row).some((column) => row[column] !== undefined && !columns.includes(column)))
-      throw new Error(`insertRows: rows of ${table} define different columns`);
+    if (defined !== columns.length) throw new Error(`insertRows: rows of ${table} define different columns`);
   }
   const key = `${table}(${columns.join(',')})×${rows.length}`;
   let strings = insertPieces.get(key);
