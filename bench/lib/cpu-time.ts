@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { processStats } from './proc.js';
 
 /** Linux /proc readings of CPU time, for servers running in processes other than the bench's. */
 
@@ -45,17 +46,8 @@ export function busyShare(before: MachineCpu, after: MachineCpu): number {
 /** CPU time (user + system, seconds) used so far by each PostgreSQL process on this machine (comm `postgres`). */
 export function databaseCpu(): Map<number, number> {
   const seconds = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      seconds.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / ticksPerSecond());
-    } catch {
-      // The process exited while we were reading.
-    }
-  }
+  for (const { pid, comm, fields } of processStats())
+    if (comm === 'postgres') seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / ticksPerSecond());
   return seconds;
 }
 

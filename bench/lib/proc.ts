@@ -2,20 +2,26 @@ import fs from 'node:fs';
 
 /** Linux /proc readings: process trees and their resident memory. */
 
+/** Every process visible in /proc now: its pid, command name and the /proc/<pid>/stat fields after it. */
+export function* processStats(): Generator<{ pid: number; comm: string; fields: string[] }> {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // The process exited while we were reading.
+    }
+    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    yield { pid: Number(entry), comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), fields };
+  }
+}
+
 /** pid → parent pid for every process visible in /proc. */
 export function parentTable(): Map<number, number> {
   const table = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      table.set(Number(entry), Number(fields[1]));
-    } catch {
-      // The process exited while we were reading.
-    }
-  }
+  for (const { pid, fields } of processStats()) table.set(pid, Number(fields[1]));
   return table;
 }
 
