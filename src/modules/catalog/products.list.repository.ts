@@ -71,16 +71,12 @@ function isCounted(filter: ProductFilter) {
   return !filter.categoryId && !filter.categorySlug && !filter.q;
 }
 
-/** The exact number of the store's products (of one status): the sum of the counters kept by triggers. */
-export async function countedProducts(db: Executor, storeId: string, status?: ProductStatus) {
-  const { rows } = await db.executeQuery<{ total: string }>(
-    status
-      ? prepared(CompiledQuery.raw(`${COUNTED} and status = $2`, [storeId, status]))
-      : prepared(CompiledQuery.raw(COUNTED, [storeId])),
-  );
-  return Number(rows[0]?.total ?? 0);
-}
-const COUNTED = 'select coalesce(sum(count), 0)::text as total from product_counts where store_id = $1';
+/**
+ * The exact number of the store's products (of one status): the sum of the counters kept by
+ * triggers, as a one-row table `t (total)` for the page statements of countedPage.
+ */
+const counted = (status: boolean) =>
+  `select coalesce(sum(count), 0)::bigint as total from product_counts where store_id = $1${status ? ' and status = $2' : ''}`;
 
 /**
  * The merchant's list, newest first. A page after a cursor's key is one range of the
@@ -97,60 +93,20 @@ export async function listProducts(
   filter: ProductFilter,
   page: { offset: number; limit: number; after?: CreatedKey },
 ): Promise<{ rows: ListedProduct[]; total: number; more: boolean }> {
-  if (page.after) {
-    const [rows, total] = await Promise.all([
-      isCounted(filter)
-        ? countedRows(db, storeId, filter.status, {
-            direction: 'desc',
-            limit: page.limit + 1,
-            after: page.after,
-          })
-        : newestFirst(db, storeId, filter)
-            .where(olderThan('products', page.after))
-            .limit(page.limit + 1)
-            .execute(),
-      isCounted(filter) ? countedProducts(db, storeId, filter.status) : countProducts(db, storeId, filter),
-    ]);
-    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
-  }
-  if (!isCounted(filter)) {
-    const [rows, total] = await Promise.all([
-      newestFirst(db, storeId, filter)
-        .offset(page.offset)
-        .limit(page.limit + 1)
-        .execute(),
-      countProducts(db, storeId, filter),
-    ]);
-    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
-  }
-  if (page.offset === 0) {
-    const [rows, total] = await Promise.all([
-      countedRows(db, storeId, filter.status, { direction: 'desc', limit: page.limit + 1 }),
-      countedProducts(db, storeId, filter.status),
-    ]);
-    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
-  }
-  const total = await countedProducts(db, storeId, filter.status);
-  const fromEnd = total - page.offset - page.limit;
-  if (page.offset >= total) return { rows: [], total, more: false };
-  if (page.offset <= fromEnd) {
-    const rows = await countedRows(db, storeId, filter.status, {
-      direction: 'desc',
-      limit: page.limit + 1,
-      skip: page.offset,
-    });
-    return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
-  }
-  // Nearer the oldest end: the page's rows are the oldest but `skip`, read oldest first and turned round.
-  const skip = Math.max(0, fromEnd);
-  const rows = (
-    await countedRows(db, storeId, filter.status, {
-      direction: 'asc',
-      limit: total - page.offset - skip,
-      skip: skip > 0 ? skip : undefined,
-    })
-  ).reverse();
-  return { rows, total, more: page.offset + rows.length < total };
+  if (isCounted(filter)) return countedPage(db, storeId, filter.status, page);
+  const [rows, total] = await Promise.all([
+    page.after
+      ? newestFirst(db, storeId, filter)
+          .where(olderThan('products', page.after))
+          .limit(page.limit + 1)
+          .execute()
+      : newestFirst(db, storeId, filter)
+          .offset(page.offset)
+          .limit(page.limit + 1)
+          .execute(),
+    countProducts(db, storeId, filter),
+  ]);
+  return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
 }
 
 type ListedProduct = ProductRow & { created_us: string };
@@ -176,29 +132,72 @@ const PRODUCT_COLUMNS = [
 
 const COLUMNS = `${PRODUCT_COLUMNS.join(', ')}, ${createdMicrosText('products')} as created_us`;
 
+/** A row of countedPage's statement: the total beside the page's columns, these null when the page is empty. */
+type CountedRow = { [K in keyof ListedProduct]: ListedProduct[K] | null } & {
+  total: number;
+  oldest_first?: boolean | null;
+};
+
 /**
- * The page's rows under a counted filter (none, or a status), newest or oldest first, from the row
- * `skip` rows from that end (found by an index-only scan of the keys) or after a cursor's key. The
- * text is written here rather than built on each request, and prepared: one text per shape.
+ * A page under a counted filter (none, or a status) in one statement: the counters' total (`t`), and
+ * beside it the page's rows, newest first after a cursor's key or from the first page; by number,
+ * from the nearer end of the index, the page's first key found by an index-only scan of the keys
+ * skipped. Which end is decided in the statement from `t.total` (two branches, only one of which
+ * runs), so the count is not a round trip of its own before the page. A page past the end is the
+ * counter's row alone, its product columns null. Its text is written here rather than built on each
+ * request, and prepared: one text per shape; `p.*` is COLUMNS (named, see PRODUCT_COLUMNS).
  * $1 the store, $2 the status when there is one.
  */
-async function countedRows(
+async function countedPage(
   db: Executor,
   storeId: string,
   status: ProductStatus | undefined,
-  page: { direction: 'asc' | 'desc'; limit: number; skip?: number; after?: CreatedKey },
-): Promise<ListedProduct[]> {
+  page: { offset: number; limit: number; after?: CreatedKey },
+): Promise<{ rows: ListedProduct[]; total: number; more: boolean }> {
   const values: unknown[] = status ? [storeId, status] : [storeId];
   const param = (value: unknown) => `$${values.push(value)}`;
   const scope = (table: string) => `${table}.store_id = $1${status ? ` and ${table}.status = $2` : ''}`;
-  const order = (table: string) =>
-    `order by ${table}.created_at ${page.direction}, ${table}.id ${page.direction}`;
-  let text = `select ${COLUMNS} from products where ${scope('products')}`;
-  if (page.skip !== undefined)
-    text += ` and (products.created_at, products.id) ${page.direction === 'desc' ? '<=' : '>='} (select b.created_at, b.id from products b where ${scope('b')} ${order('b')} offset ${param(page.skip)} limit 1)`;
-  if (page.after) text += ` and ${olderThanText('products', param(page.after.t), param(page.after.i))}`;
-  text += ` ${order('products')} limit ${param(page.limit)}`;
-  return (await db.executeQuery<ListedProduct>(prepared(CompiledQuery.raw(text, values)))).rows;
+  const order = (table: string, direction: 'asc' | 'desc') =>
+    `order by ${table}.created_at ${direction}, ${table}.id ${direction}`;
+  /**
+   * The key `skip` rows from one end of the store's index, read from the index alone, when `branch`
+   * holds (it is repeated here: PostgreSQL runs a branch's sub-select even when the branch's own
+   * condition is false, and this one reads up to the whole index).
+   */
+  const keyAt = (direction: 'asc' | 'desc', skip: string, branch: string) =>
+    `(select b.created_at, b.id from products b where ${scope('b')} and ${branch} ${order('b', direction)} offset ${skip} limit 1)`;
+  let rowsText: string;
+  if (page.after) {
+    const after = olderThanText('products', param(page.after.t), param(page.after.i));
+    rowsText = `select ${COLUMNS} from products where ${scope('products')} and ${after} ${order('products', 'desc')} limit ${param(page.limit + 1)}`;
+  } else if (page.offset === 0) {
+    rowsText = `select ${COLUMNS} from products where ${scope('products')} ${order('products', 'desc')} limit ${param(page.limit + 1)}`;
+  } else {
+    const offset = param(page.offset);
+    const limit = param(page.limit);
+    // Rows after the page, counted from the oldest end: the newest end is nearer when offset <= this.
+    const fromEnd = `(t.total - ${offset} - ${limit})`;
+    const newer = `${offset} <= ${fromEnd}`;
+    // Nearer the oldest end: the page's rows are the oldest but fromEnd, read oldest first.
+    const older = `${offset} > ${fromEnd} and ${offset} < t.total`;
+    rowsText =
+      `(select ${COLUMNS}, false as oldest_first from products where ${scope('products')} and ${newer}` +
+      ` and (products.created_at, products.id) <= ${keyAt('desc', offset, newer)} ${order('products', 'desc')} limit ${limit} + 1)` +
+      ` union all (select ${COLUMNS}, true from products where ${scope('products')} and ${older}` +
+      ` and (products.created_at, products.id) >= ${keyAt('asc', `greatest(0, ${fromEnd})`, older)} ${order('products', 'asc')}` +
+      ` limit greatest(0, t.total - ${offset} - greatest(0, ${fromEnd})))`;
+  }
+  const text = `select p.*, t.total from (${counted(status !== undefined)}) as t left join lateral (${rowsText}) as p on true`;
+  const result = await db.executeQuery<CountedRow>(prepared(CompiledQuery.raw(text, values)));
+  const first = result.rows[0];
+  const total = Number(first?.total ?? 0);
+  if (!first || first.id === null) return { rows: [], total, more: false };
+  const rows = result.rows as ListedProduct[];
+  if (first.oldest_first) {
+    rows.reverse();
+    return { rows, total, more: page.offset + rows.length < total };
+  }
+  return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
 }
 
 function newestFirst(db: Executor, storeId: string, filter: ProductFilter) {
