@@ -243,20 +243,28 @@ export async function countProducts(db: Executor, storeId: string, filter: Produ
 
 /** A variant as a list shows it: its row without the dates. */
 export type ListedVariant = Omit<Selectable<ProductVariantsTable>, 'created_at' | 'updated_at'>;
+/** A media item as a list shows it: without its store, original URL or dates. */
+export type ListedMedia = Pick<
+  Selectable<ProductMediaTable>,
+  'id' | 'product_id' | 'media_type' | 'url' | 'alt' | 'is_primary' | 'position'
+>;
 export interface ListedDetails {
   variants: ListedVariant[];
-  media: Selectable<ProductMediaTable>[];
+  media: ListedMedia[];
   categoryIds: string[];
 }
 
 /**
  * The page's variants, media and category ids in one statement, each list aggregated to JSON in the
- * order loadDetails reads them: one round trip and one query instead of three. Its text is fixed:
- * $1 the store (every table is read by it), $2 the page's product ids.
+ * order loadDetails reads them: one round trip and one query instead of three. A media item is an
+ * array of the columns a list shows (PostgreSQL writes a whole row as an object, its keys and dates
+ * included, for every image of the page). Its text is fixed: $1 the store (every table is read by
+ * it), $2 the page's product ids.
  */
 const LIST_DETAILS = `select
-  (select coalesce(json_agg(m order by m.position, m.id), '[]') from product_media m
-    where m.store_id = $1 and m.product_id = any($2::uuid[])) as media,
+  (select coalesce(json_agg(json_build_array(m.id, m.product_id, m.media_type, m.url, m.alt, m.is_primary,
+      m.position) order by m.position, m.id), '[]')
+    from product_media m where m.store_id = $1 and m.product_id = any($2::uuid[])) as media,
   (select coalesce(json_agg(json_build_object('id', v.id, 'store_id', v.store_id, 'product_id', v.product_id,
       'title', v.title, 'sku', v.sku, 'price', v.price, 'compare_price', v.compare_price,
       'inventory', v.inventory, 'options', v.options, 'position', v.position) order by v.position, v.id), '[]')
@@ -264,20 +272,31 @@ const LIST_DETAILS = `select
   (select coalesce(json_agg(json_build_array(c.product_id, c.category_id) order by c.category_id), '[]')
     from product_categories c where c.store_id = $1 and c.product_id = any($2::uuid[])) as categories`;
 
+type MediaColumns = [
+  id: string,
+  productId: string,
+  mediaType: ListedMedia['media_type'],
+  url: string,
+  alt: string | null,
+  isPrimary: boolean,
+  position: number,
+];
+
 export async function listDetails(db: Executor, storeId: string, productIds: string[]) {
   const details = new Map<string, ListedDetails>(
     productIds.map((id) => [id, { variants: [], media: [], categoryIds: [] }]),
   );
   if (productIds.length === 0) return details;
   const { rows } = await db.executeQuery<{
-    media: Selectable<ProductMediaTable>[];
+    media: MediaColumns[];
     variants: ListedVariant[];
     categories: [productId: string, categoryId: string][];
   }>(prepared(CompiledQuery.raw(LIST_DETAILS, [storeId, productIds])));
   const [found] = rows;
   if (!found) return details;
   for (const v of found.variants) details.get(v.product_id)?.variants.push(v);
-  for (const m of found.media) details.get(m.product_id)?.media.push(m);
+  for (const [id, product_id, media_type, url, alt, is_primary, position] of found.media)
+    details.get(product_id)?.media.push({ id, product_id, media_type, url, alt, is_primary, position });
   for (const [productId, categoryId] of found.categories)
     details.get(productId)?.categoryIds.push(categoryId);
   return details;
