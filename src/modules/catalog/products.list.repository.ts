@@ -132,6 +132,15 @@ const PRODUCT_COLUMNS = [
 
 const COLUMNS = `${PRODUCT_COLUMNS.join(', ')}, ${createdMicrosText('products')} as created_us`;
 
+/**
+ * The most rows a page statement reads with the text that caps them (the lists' largest limit, 100,
+ * and one more). PostgreSQL plans a prepared statement for its parameters' values until a plan for
+ * any values looks no dearer; under `limit $n` alone that generic plan is costed at a tenth of the
+ * store's products, so the first page was planned again at every execution. Under a constant limit
+ * the generic plan costs what the custom one does, and is kept.
+ */
+const MOST_ROWS = 101;
+
 /** A row of countedPage's statement: the total beside the page's columns, these null when the page is empty. */
 type CountedRow = { [K in keyof ListedProduct]: ListedProduct[K] | null } & {
   total: number;
@@ -166,12 +175,21 @@ async function countedPage(
    */
   const keyAt = (direction: 'asc' | 'desc', skip: string, branch: string) =>
     `(select b.created_at, b.id from products b where ${scope('b')} and ${branch} ${order('b', direction)} offset ${skip} limit 1)`;
+  /** `rows` limited to `limit`, under MOST_ROWS written in the text when that is enough. */
+  const limited = (rows: string, limit: string) =>
+    page.limit + 1 <= MOST_ROWS
+      ? `select * from (${rows} limit ${MOST_ROWS}) as capped limit ${limit}`
+      : `${rows} limit ${limit}`;
+  const newest = (where: string) =>
+    limited(
+      `select ${COLUMNS} from products where ${scope('products')}${where} ${order('products', 'desc')}`,
+      param(page.limit + 1),
+    );
   let rowsText: string;
   if (page.after) {
-    const after = olderThanText('products', param(page.after.t), param(page.after.i));
-    rowsText = `select ${COLUMNS} from products where ${scope('products')} and ${after} ${order('products', 'desc')} limit ${param(page.limit + 1)}`;
+    rowsText = newest(` and ${olderThanText('products', param(page.after.t), param(page.after.i))}`);
   } else if (page.offset === 0) {
-    rowsText = `select ${COLUMNS} from products where ${scope('products')} ${order('products', 'desc')} limit ${param(page.limit + 1)}`;
+    rowsText = newest('');
   } else {
     const offset = param(page.offset);
     const limit = param(page.limit);
@@ -180,12 +198,15 @@ async function countedPage(
     const newer = `${offset} <= ${fromEnd}`;
     // Nearer the oldest end: the page's rows are the oldest but fromEnd, read oldest first.
     const older = `${offset} > ${fromEnd} and ${offset} < t.total`;
+    const newerRows =
+      `select ${COLUMNS}, false as oldest_first from products where ${scope('products')} and ${newer}` +
+      ` and (products.created_at, products.id) <= ${keyAt('desc', offset, newer)} ${order('products', 'desc')}`;
+    const olderRows =
+      `select ${COLUMNS}, true as oldest_first from products where ${scope('products')} and ${older}` +
+      ` and (products.created_at, products.id) >= ${keyAt('asc', `greatest(0, ${fromEnd})`, older)} ${order('products', 'asc')}`;
     rowsText =
-      `(select ${COLUMNS}, false as oldest_first from products where ${scope('products')} and ${newer}` +
-      ` and (products.created_at, products.id) <= ${keyAt('desc', offset, newer)} ${order('products', 'desc')} limit ${limit} + 1)` +
-      ` union all (select ${COLUMNS}, true from products where ${scope('products')} and ${older}` +
-      ` and (products.created_at, products.id) >= ${keyAt('asc', `greatest(0, ${fromEnd})`, older)} ${order('products', 'asc')}` +
-      ` limit greatest(0, t.total - ${offset} - greatest(0, ${fromEnd})))`;
+      `(${limited(newerRows, `${limit} + 1`)}) union all ` +
+      `(${limited(olderRows, `greatest(0, t.total - ${offset} - greatest(0, ${fromEnd}))`)})`;
   }
   const text = `select p.*, t.total from (${counted(status !== undefined)}) as t left join lateral (${rowsText}) as p on true`;
   const result = await db.executeQuery<CountedRow>(prepared(CompiledQuery.raw(text, values)));
