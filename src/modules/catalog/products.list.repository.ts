@@ -92,7 +92,7 @@ export async function listProducts(
   storeId: string,
   filter: ProductFilter,
   page: { offset: number; limit: number; after?: CreatedKey },
-): Promise<{ rows: ListedProduct[]; total: number; more: boolean }> {
+): Promise<ListedPage> {
   if (isCounted(filter)) return countedPage(db, storeId, filter.status, page);
   const [rows, total] = await Promise.all([
     page.after
@@ -110,6 +110,13 @@ export async function listProducts(
 }
 
 type ListedProduct = ProductRow & { created_us: string };
+/** A page of the merchant's list; `details` when its statement read them too (else listDetails does). */
+interface ListedPage {
+  rows: ListedProduct[];
+  total: number;
+  more: boolean;
+  details?: Map<string, ListedDetails>;
+}
 
 /** Every column, named: a prepared statement's result must not change when a migration adds one. */
 const PRODUCT_COLUMNS = [
@@ -162,7 +169,7 @@ async function countedPage(
   storeId: string,
   status: ProductStatus | undefined,
   page: { offset: number; limit: number; after?: CreatedKey },
-): Promise<{ rows: ListedProduct[]; total: number; more: boolean }> {
+): Promise<ListedPage> {
   const values: unknown[] = status ? [storeId, status] : [storeId];
   const param = (value: unknown) => `$${values.push(value)}`;
   const scope = (table: string) => `${table}.store_id = $1${status ? ` and ${table}.status = $2` : ''}`;
@@ -208,17 +215,32 @@ async function countedPage(
       `(${limited(newerRows, `${limit} + 1`)}) union all ` +
       `(${limited(olderRows, `greatest(0, t.total - ${offset} - greatest(0, ${fromEnd}))`)})`;
   }
-  const text = `select p.*, t.total from (${counted(status !== undefined)}) as t left join lateral (${rowsText}) as p on true`;
-  const result = await db.executeQuery<CountedRow>(prepared(CompiledQuery.raw(text, values)));
-  const first = result.rows[0];
+  const pageText = `select p.*, t.total from (${counted(status !== undefined)}) as t left join lateral (${rowsText}) as p on true`;
+  // The page's columns: COLUMNS, oldest_first by number, and total; the details' row has them null.
+  const pageColumns = PRODUCT_COLUMNS.length + 1 + (page.after || page.offset === 0 ? 0 : 1) + 1;
+  const text =
+    `with page as materialized (${pageText}) ` +
+    `select page.*, null::json as media, null::json as variants, null::json as categories from page union all ` +
+    `select ${Array(pageColumns).fill('null').join(', ')}, d.* from (${detailsOf('array(select page.id from page)')}) as d`;
+  const result = await db.executeQuery<CountedRow & Partial<DetailsRow>>(
+    prepared(CompiledQuery.raw(text, values)),
+  );
+  // The page's rows, then the row of their details (media never null there: '[]' at least).
+  const found = result.rows.at(-1);
+  const pageRows = result.rows.slice(0, -1);
+  const first = pageRows[0];
   const total = Number(first?.total ?? 0);
-  if (!first || first.id === null) return { rows: [], total, more: false };
-  const rows = result.rows as ListedProduct[];
-  if (first.oldest_first) {
-    rows.reverse();
-    return { rows, total, more: page.offset + rows.length < total };
-  }
-  return { rows: rows.slice(0, page.limit), total, more: rows.length > page.limit };
+  if (!first || first.id === null) return { rows: [], total, more: false, details: new Map() };
+  const rows = pageRows as ListedProduct[];
+  if (first.oldest_first) rows.reverse();
+  const shown = first.oldest_first ? rows : rows.slice(0, page.limit);
+  const details = detailsByProduct(
+    shown.map((r) => r.id),
+    found?.media ? (found as DetailsRow) : undefined,
+  );
+  return first.oldest_first
+    ? { rows, total, more: page.offset + rows.length < total, details }
+    : { rows: shown, total, more: rows.length > page.limit, details };
 }
 
 function newestFirst(db: Executor, storeId: string, filter: ProductFilter) {
@@ -279,19 +301,20 @@ export interface ListedDetails {
  * The page's variants, media and category ids in one statement, each list aggregated to JSON in the
  * order loadDetails reads them: one round trip and one query instead of three. A media item is an
  * array of the columns a list shows (PostgreSQL writes a whole row as an object, its keys and dates
- * included, for every image of the page). Its text is fixed: $1 the store (every table is read by
- * it), $2 the page's product ids.
+ * included, for every image of the page). $1 the store (every table is read by it); `ids` the
+ * page's product ids (a parameter, or the page's own statement's ids).
  */
-const LIST_DETAILS = `select
+const detailsOf = (ids: string) => `select
   (select coalesce(json_agg(json_build_array(m.id, m.product_id, m.media_type, m.url, m.alt, m.is_primary,
       m.position) order by m.position, m.id), '[]')
-    from product_media m where m.store_id = $1 and m.product_id = any($2::uuid[])) as media,
+    from product_media m where m.store_id = $1 and m.product_id = any(${ids})) as media,
   (select coalesce(json_agg(json_build_object('id', v.id, 'store_id', v.store_id, 'product_id', v.product_id,
       'title', v.title, 'sku', v.sku, 'price', v.price, 'compare_price', v.compare_price,
       'inventory', v.inventory, 'options', v.options, 'position', v.position) order by v.position, v.id), '[]')
-    from product_variants v where v.store_id = $1 and v.product_id = any($2::uuid[])) as variants,
+    from product_variants v where v.store_id = $1 and v.product_id = any(${ids})) as variants,
   (select coalesce(json_agg(json_build_array(c.product_id, c.category_id) order by c.category_id), '[]')
-    from product_categories c where c.store_id = $1 and c.product_id = any($2::uuid[])) as categories`;
+    from product_categories c where c.store_id = $1 and c.product_id = any(${ids})) as categories`;
+const LIST_DETAILS = detailsOf('$2::uuid[]');
 
 type MediaColumns = [
   id: string,
@@ -303,17 +326,17 @@ type MediaColumns = [
   position: number,
 ];
 
-export async function listDetails(db: Executor, storeId: string, productIds: string[]) {
+interface DetailsRow {
+  media: MediaColumns[];
+  variants: ListedVariant[];
+  categories: [productId: string, categoryId: string][];
+}
+
+/** The page's details by product id, from the row of detailsOf. */
+function detailsByProduct(productIds: string[], found: DetailsRow | undefined) {
   const details = new Map<string, ListedDetails>(
     productIds.map((id) => [id, { variants: [], media: [], categoryIds: [] }]),
   );
-  if (productIds.length === 0) return details;
-  const { rows } = await db.executeQuery<{
-    media: MediaColumns[];
-    variants: ListedVariant[];
-    categories: [productId: string, categoryId: string][];
-  }>(prepared(CompiledQuery.raw(LIST_DETAILS, [storeId, productIds])));
-  const [found] = rows;
   if (!found) return details;
   for (const v of found.variants) details.get(v.product_id)?.variants.push(v);
   for (const [id, product_id, media_type, url, alt, is_primary, position] of found.media)
@@ -321,4 +344,12 @@ export async function listDetails(db: Executor, storeId: string, productIds: str
   for (const [productId, categoryId] of found.categories)
     details.get(productId)?.categoryIds.push(categoryId);
   return details;
+}
+
+export async function listDetails(db: Executor, storeId: string, productIds: string[]) {
+  if (productIds.length === 0) return detailsByProduct(productIds, undefined);
+  const { rows } = await db.executeQuery<DetailsRow>(
+    prepared(CompiledQuery.raw(LIST_DETAILS, [storeId, productIds])),
+  );
+  return detailsByProduct(productIds, rows[0]);
 }
