@@ -46,6 +46,28 @@ describe('money', () => {
     expect(toDecimalNumber(1999, 2)).toBe(19.99);
   });
 
+  it('converts to a number exactly as the decimal string reads', () => {
+    const viaString = (minor: number, decimals: number) => Number(toDecimalString(minor, decimals));
+    const differing: string[] = [];
+    for (const decimals of [0, 1, 2, 3, 4]) {
+      for (let minor = -20_000; minor <= 200_000; minor++)
+        if (toDecimalNumber(minor, decimals) !== viaString(minor, decimals))
+          differing.push(`${minor}/${decimals}`);
+    }
+    expect(differing).toEqual([]);
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -(10 ** 14), max: 10 ** 14 }),
+        fc.constantFrom(0, 2, 3),
+        (minor, decimals) => {
+          expect(toDecimalNumber(minor, decimals)).toBe(viaString(minor, decimals));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+    expect(Object.is(toDecimalNumber(0, 2), 0)).toBe(true);
+  });
+
   it('knows currency decimals', () => {
     expect(currencyDecimals('USD')).toBe(2);
     expect(currencyDecimals('JPY')).toBe(0);

@@ -66,7 +66,18 @@ export function toDecimalString(minor: number, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${fraction}`;
 }
 
-/** 1999 → 19.99: order amounts are JSON numbers rounded to the currency's decimals. */
+/** 10^0 … 10^22: every one a double exactly. */
+const POWERS_OF_TEN = Array.from({ length: 23 }, (_, n) => Number(`1e${n}`));
+
+/**
+ * 1999 → 19.99: order amounts are JSON numbers rounded to the currency's decimals. The number is the
+ * double nearest the decimal `toDecimalString` writes, as `Number()` of that string is: a division of
+ * two exact doubles is rounded correctly too (IEEE 754), and the quotient of the integer amount by
+ * 10^decimals is that decimal exactly. Order lists convert eight amounts per order; the string round
+ * trip cost more than the rest of the list item.
+ */
 export function toDecimalNumber(minor: number, decimals: number): number {
+  const power = POWERS_OF_TEN[decimals];
+  if (power !== undefined && Number.isSafeInteger(minor)) return minor / power;
   return Number(toDecimalString(minor, decimals));
 }

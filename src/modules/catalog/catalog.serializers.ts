@@ -8,7 +8,10 @@ const money = (minor: number | null, decimals: number) =>
 type Media = ProductDetails['media'][number];
 
 /** A product's images in order, each marked primary or not (the flagged one, else the first). */
-function imagesOf<T>(media: Media[], build: (m: Media, primary: boolean) => T): T[] {
+function imagesOf<M extends Pick<Media, 'media_type' | 'is_primary'>, T>(
+  media: M[],
+  build: (m: M, primary: boolean) => T,
+): T[] {
   const list = media.filter((m) => m.media_type === 'image');
   const primaryIndex = Math.max(
     0,

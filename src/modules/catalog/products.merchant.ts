@@ -95,17 +95,20 @@ export function createMerchantProducts({
       if (filter.categoryId && !isUuid(filter.categoryId))
         return { data: [], total: 0, more: false, lastKey: undefined };
       const decimals = await decimalsOf(ctx.storeId);
-      const { rows, total, more } = await repo.listProducts(db, ctx.storeId, filter, {
+      const listed = await repo.listProducts(db, ctx.storeId, filter, {
         offset: offsetOf(page),
         limit: page.limit,
         after: page.after,
       });
+      const { rows, total, more } = listed;
       const last = rows.at(-1);
-      const details = await repo.listDetails(
-        db,
-        ctx.storeId,
-        rows.map((r) => r.id),
-      );
+      const details =
+        listed.details ??
+        (await repo.listDetails(
+          db,
+          ctx.storeId,
+          rows.map((r) => r.id),
+        ));
       return {
         data: rows.map((r) =>
           productForMerchant(r, details.get(r.id) ?? { variants: [], media: [], categoryIds: [] }, decimals),

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect, type PostgresPool, type Transaction } from 'ky
 import pg from 'pg';
 import { sendMarkedAsNamed } from './prepared.js';
 import type { Database } from './schema.js';
+import { parseTimestampsFast } from './timestamps.js';
 
 export type Db = Kysely<Database>;
 export type Tx = Transaction<Database>;
@@ -10,6 +11,8 @@ export type Executor = Kysely<Database>;
 
 // int8 (bigint) and numeric come back as strings by default; counts and minor units fit in a JS number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+// timestamptz in a UTC session without pg's regular expressions (timestamps.ts); other forms as before.
+parseTimestampsFast();
 
 export interface DatabaseHandle {
   db: Db;
