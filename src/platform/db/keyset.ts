@@ -23,7 +23,7 @@ export function olderThan(table: string, key: CreatedKey): RawBuilder<boolean> {
 
 /**
  * createdMicros and olderThan as SQL text, for statements written once as text (prepared): `table`
- * is a name in the code, `t` and `i` the placeholders of the key's parts.
+ * is a name in the code, `t` and `i` the $n markers of the key's parts.
  */
 export const createdMicrosText = (table: string) =>
   `(extract(epoch from ${table}.created_at) * 1000000)::bigint::text`;

@@ -18,12 +18,12 @@ describe('sqlText', () => {
     expect(isSqlText(query)).toBe(true);
   });
 
-  it('joins pieces with a separator, and splits a foreign text (Kysely) at its placeholders', () => {
+  it('joins pieces with a separator, and splits a foreign text (Kysely) at its $n markers', () => {
     const kysely = { sql: 'select "a" from "t" where "b" = $1 and "c" = $2', parameters: ['B', 'C'] };
     const joined = joinSql([sqlText`${0}`, kysely, rawSql('now()')], ' | ');
     expect(joined.sql).toBe('$1 | select "a" from "t" where "b" = $2 and "c" = $3 | now()');
     expect(joined.parameters).toEqual([0, 'B', 'C']);
-    // Out of order or repeated placeholders keep their values.
+    // $n markers out of order or repeated keep their values.
     const odd = asFragment({ sql: 'f($2, $1, $2)', parameters: ['one', 'two'] });
     expect(odd.sql).toBe('f($1, $2, $3)');
     expect(odd.parameters).toEqual(['two', 'one', 'two']);
