@@ -93,6 +93,24 @@ describe('payment holds (PAYMENT_HOLD_MINUTES) on the worker', () => {
     expect(await stockOf(product.id)).toBe(4);
   });
 
+  it('a PaymentIntent that succeeded for less than the order does not pay it: the hold still releases it', async () => {
+    const { product, order, intentId } = await stripeOrder(2);
+    // Stripe reports success with 0.01 received of 20.00 (a partial capture): not this order's payment.
+    const pi = stripe.succeed(intentId);
+    pi.amount_received = 1;
+    const after = await eventually(
+      () => orderOf(order.id),
+      (o) => o.status === 'cancelled' || o.payment_status !== 'pending',
+    );
+    expect(after).toMatchObject({
+      status: 'cancelled',
+      cancel_reason: 'payment_expired',
+      payment_status: 'pending',
+      amount_paid: 0,
+    });
+    expect(await stockOf(product.id)).toBe(5);
+  });
+
   it('an order whose PaymentIntent call never completed is found by its idempotency key and released', async () => {
     const product = await createProduct(api, { price: '4.00', inventory: 2 });
     // Phase (a) only, as when the server dies between the order's commit and Stripe's answer.

@@ -236,7 +236,10 @@ export function createOrderRefunds(deps: OrdersDeps) {
      * back). Each is matched by our id (`emporiumRefundId`) or the provider's id: one of ours still
      * pending is settled as succeeded (with its restock); one already succeeded is skipped; one we
      * do not know is recorded as succeeded, without restock (the provider knows nothing of stock).
-     * One transaction under the order's lock, so a report delivered twice at once counts once.
+     * Never more than was paid is recorded: a report beyond what is left (paid minus the refunds
+     * succeeded or pending) is recorded for what is left, or not at all, and returned in `capped`
+     * for the caller to log. One transaction under the order's lock, so a report delivered twice at
+     * once counts once.
      */
     async recordProviderRefunds(storeId: string, orderId: string, reported: ExternalRefund[]) {
       return inTransaction(db, async (tx) => {
@@ -250,6 +253,9 @@ export function createOrderRefunds(deps: OrdersDeps) {
           providerRefundIds: reported.map((r) => r.providerRefundId),
         });
         const recorded: refunds.RefundRow[] = [];
+        const capped: { providerRefundId: string; reported: number; recorded: number }[] = [];
+        // What a refund the order does not hold yet may still add (a pending one is counted already).
+        let left = order.amount_paid - (await refunds.commitments(tx, storeId, order.id)).amount;
         for (const report of reported) {
           const match = known.find(
             (k) =>
@@ -257,6 +263,14 @@ export function createOrderRefunds(deps: OrdersDeps) {
               k.provider_refund_id === report.providerRefundId,
           );
           if (match?.status === 'succeeded') continue;
+          // What it adds to the refunds held against the payment (one of ours pending: nothing). One
+          // of ours is recorded whole or not at all; one we do not know, up to what is left.
+          const adds = match?.status === 'pending' ? 0 : (match?.amount ?? report.amount);
+          const allowed = adds <= left ? adds : match ? 0 : Math.max(0, left);
+          if (allowed < adds) {
+            capped.push({ providerRefundId: report.providerRefundId, reported: adds, recorded: allowed });
+            if (allowed === 0) continue;
+          }
           let refund: refunds.RefundRow | undefined;
           if (match) {
             // Ours: pending (its units still reserved, so restocked now), or failed here while the
@@ -272,12 +286,12 @@ export function createOrderRefunds(deps: OrdersDeps) {
               source: 'system',
             });
           } else {
-            if (report.amount <= 0) continue;
+            if (allowed <= 0) continue;
             refund = await refunds.insertRefund(tx, {
               id: newId(),
               store_id: storeId,
               order_id: order.id,
-              amount: report.amount,
+              amount: allowed,
               reason: report.reason,
               status: 'succeeded',
               provider,
@@ -286,10 +300,11 @@ export function createOrderRefunds(deps: OrdersDeps) {
             });
             order = await applySucceeded(tx, order, refund, { restock: false, source: 'system' });
           }
+          left -= allowed;
           known.push(refund);
           recorded.push(refund);
         }
-        return { order: await details(tx, order), recorded };
+        return { order: await details(tx, order), recorded, capped };
       });
     },
   };

@@ -4,6 +4,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { JobKind } from '../../platform/jobs.js';
 import * as repo from './payments.repository.js';
 import type { StripeAccounts } from './stripe-account.js';
+import { intentMismatch } from './stripe-checks.js';
 import { stripeFailure } from './stripe-client.js';
 import {
   createPaymentIntent,
@@ -27,7 +28,8 @@ export interface HoldExpiryDeps {
 /**
  * The `payment_hold_expiry` job kind: an order still waiting for its card payment after
  * PAYMENT_HOLD_MINUTES is settled with Stripe, outside any transaction, then recorded:
- *   - Stripe says the PaymentIntent succeeded (a webhook lost or late) → the order is paid;
+ *   - Stripe says the PaymentIntent succeeded (a webhook lost or late) → the order is paid, provided
+ *     it received the order's whole amount in its currency (else the order is released, logged);
  *   - otherwise the PaymentIntent is cancelled at Stripe, then the order (stock back, reason
  *     `payment_expired`).
  * An order whose PaymentIntent was never recorded (the server died between the order's commit and
@@ -61,8 +63,22 @@ export function paymentHoldExpiryJobs(deps: HoldExpiryDeps): JobKind<repo.Stripe
       const intent = payment.payment_intent_id
         ? await stripe.paymentIntents.retrieve(payment.payment_intent_id)
         : await createPaymentIntent(stripe, payment, await orderNumberOf(payment));
-      if (intent.status === 'succeeded')
-        return { paid: true, amount: intent.amount_received || intent.amount };
+      if (intent.status === 'succeeded') {
+        const mismatch = intentMismatch(payment.store_id, payment, intent, true);
+        if (!mismatch) return { paid: true, amount: payment.amount };
+        // Succeeded for less than the order (or in another currency): not a payment of this order.
+        // It cannot be cancelled any more; the order is released and the merchant refunds it.
+        logger.warn(
+          {
+            storeId: payment.store_id,
+            orderId: payment.order_id,
+            paymentIntentId: intent.id,
+            reason: mismatch,
+          },
+          'PaymentIntent succeeded without paying the order: the order is released; refund it in Stripe',
+        );
+        return { paid: false };
+      }
       if (intent.status !== 'canceled') {
         const cancelled = await stripe.paymentIntents.cancel(intent.id);
         if (cancelled.status !== 'canceled')

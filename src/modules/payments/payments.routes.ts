@@ -84,7 +84,7 @@ export const stripeWebhookRoutes: FastifyPluginAsyncTypebox<{ payments: Payments
         security: [],
         summary: "Stripe's webhook endpoint for a store (give its URL to Stripe's dashboard)",
         description:
-          "Verifies `Stripe-Signature` with the store's webhook secret (5 minutes tolerance; 400 otherwise, nothing changes). Each event id is processed once: a replay answers 200 and does nothing. `payment_intent.succeeded` pays the order; `payment_intent.payment_failed` and `payment_intent.canceled` cancel it with its stock back (reason `payment_failed`); `charge.refunded` records refunds made in Stripe's dashboard; other events are ignored.",
+          "Verifies `Stripe-Signature` with the store's webhook secret (5 minutes tolerance; 400 otherwise, nothing changes). Each event id is processed once: a replay answers 200 and does nothing. `payment_intent.succeeded` pays the order; `payment_intent.payment_failed` and `payment_intent.canceled` cancel it with its stock back (reason `payment_failed`); `charge.refunded` records refunds made in Stripe's dashboard (listed from Stripe, never more than was paid); other events are ignored. An event is believed only for the PaymentIntent stored on the order, in its currency and (for a success) its whole amount; any other answers 200 with outcome `ignored`, changes nothing and is logged.",
         params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 100 }) }),
         headers: Type.Object({ 'stripe-signature': Type.Optional(Type.String()) }),
         response: { 200: DataEnvelope(StripeWebhookReceipt), ...errorResponses(400, 404) },

@@ -6,9 +6,10 @@ import { invalidRequest } from '../../platform/http/errors.js';
 import type { OrdersService } from '../orders/index.js';
 import * as repo from './payments.repository.js';
 import type { StripeAccounts } from './stripe-account.js';
+import { chargeMismatch, intentMismatch } from './stripe-checks.js';
 import { stripeFailure, verifyStripeEvent } from './stripe-client.js';
 import { releaseAwaitedPayment, type StripeProviderDeps, settleAwaitedPayment } from './stripe-provider.js';
-import { refundsOfCharge } from './stripe-refunds.js';
+import { refundsOfPaymentIntent } from './stripe-refunds.js';
 
 export type StripeEventOutcome = 'processed' | 'replayed' | 'ignored';
 
@@ -28,9 +29,14 @@ export interface StripeEventsDeps {
 export function createStripeEvents(deps: StripeEventsDeps) {
   const { db, accounts, logger } = deps;
 
-  /** The order a PaymentIntent pays, when it is one of this store's (metadata we set). */
-  const orderOf = (storeId: string, intent: Stripe.PaymentIntent) =>
-    intent.metadata?.store_id === storeId && intent.metadata?.order_id ? intent.metadata.order_id : null;
+  /** An event that does not fit the order it names: answered 200 (Stripe must not retry), logged. */
+  const ignore = (storeId: string, event: Stripe.Event, paymentIntentId: string | null, reason: string) => {
+    logger.warn(
+      { storeId, eventId: event.id, type: event.type, paymentIntentId, reason },
+      'Stripe event ignored: it does not fit the payment stored on the order',
+    );
+    return 'ignored' as const;
+  };
 
   return {
     async receive(
@@ -68,20 +74,17 @@ export function createStripeEvents(deps: StripeEventsDeps) {
     },
 
     async intentChanged(storeId: string, event: Stripe.Event, intent: Stripe.PaymentIntent) {
-      const orderId = orderOf(storeId, intent);
+      const succeeded = event.type === 'payment_intent.succeeded';
       const outcome = await inTransaction(db, async (tx): Promise<StripeEventOutcome> => {
         if (!(await repo.markEventProcessed(tx, storeId, event.id, event.type))) return 'replayed';
-        if (!orderId) return 'ignored';
-        if (event.type === 'payment_intent.succeeded') {
-          await settleAwaitedPayment(
-            tx,
-            deps.orders,
-            storeId,
-            orderId,
-            intent.amount_received || intent.amount,
-          );
+        const payment = await repo.lockPayment(tx, storeId, { paymentIntentId: intent.id });
+        const mismatch = intentMismatch(storeId, payment, intent, succeeded);
+        if (mismatch || !payment) return ignore(storeId, event, intent.id, mismatch ?? '');
+        if (succeeded) {
+          // The stored amount, which the checks above found received in full.
+          await settleAwaitedPayment(tx, deps.orders, storeId, payment.order_id, payment.amount);
         } else {
-          await releaseAwaitedPayment(tx, deps.orders, storeId, orderId, 'payment_failed');
+          await releaseAwaitedPayment(tx, deps.orders, storeId, payment.order_id, 'payment_failed');
         }
         return 'processed';
       });
@@ -105,19 +108,33 @@ export function createStripeEvents(deps: StripeEventsDeps) {
     /**
      * Refunds of a Stripe-paid order reported by Stripe, through the orders service, which matches
      * them to ours by id under the order's lock (so a refund is never counted twice, however often
-     * and however concurrently it is reported). Listing them may need Stripe, so this one is not a
-     * single transaction: the event is marked processed once they are recorded, and a replay that
-     * slips in before that finds every refund already matched.
+     * and however concurrently it is reported), and which records no more than was paid. The
+     * charge only says which order to look at: its refunds are listed from Stripe for the
+     * PaymentIntent stored on the order, never taken from the event. Listing them needs Stripe, so
+     * this one is not a single transaction: the event is marked processed once they are recorded,
+     * and a replay that slips in before that finds every refund already matched.
      */
     async chargeRefunded(storeId: string, event: Stripe.Event, charge: Stripe.Charge) {
       if (await repo.isEventProcessed(db, storeId, event.id)) return 'replayed';
       const intentId =
         typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
       const payment = intentId ? await repo.findPaymentByIntent(db, storeId, intentId) : undefined;
+      const mismatch = chargeMismatch(payment, charge);
+      if (mismatch || !payment?.payment_intent_id)
+        return ignore(storeId, event, intentId ?? null, mismatch ?? '');
       const account = await accounts.find(db, storeId);
-      if (!payment || !account) return 'ignored';
-      const refunds = await refundsOfCharge(await accounts.client(account), charge);
-      await deps.orders.recordProviderRefunds(storeId, payment.order_id, refunds);
+      if (!account) return 'ignored';
+      const refunds = await refundsOfPaymentIntent(
+        await accounts.client(account),
+        payment.payment_intent_id,
+        payment.currency,
+      );
+      const { capped } = await deps.orders.recordProviderRefunds(storeId, payment.order_id, refunds);
+      for (const refund of capped)
+        logger.warn(
+          { storeId, eventId: event.id, type: event.type, paymentIntentId: intentId, ...refund },
+          'Stripe refund recorded only up to what the order was paid',
+        );
       const first = await inTransaction(db, (tx) =>
         repo.markEventProcessed(tx, storeId, event.id, event.type),
       );

@@ -78,18 +78,23 @@ export function createStripeRefundGateway(deps: {
 }
 
 /**
- * The refunds of a charge as charge.refunded reports them (made in Stripe's dashboard, or ours
- * echoed back). Recent API versions leave `charge.refunds` out of the event, so they are listed
- * from Stripe then (outside any transaction). Only succeeded refunds are money that moved.
+ * The refunds of an order's PaymentIntent, listed from Stripe (outside any transaction) when
+ * charge.refunded reports one: the event's own list (absent in recent API versions) is not trusted.
+ * Only succeeded refunds of that PaymentIntent in the order's currency are money that moved.
  */
-export async function refundsOfCharge(stripe: Stripe, charge: Stripe.Charge): Promise<ExternalRefund[]> {
-  const paymentIntent =
-    typeof charge.payment_intent === 'string' ? charge.payment_intent : charge.payment_intent?.id;
-  const listed =
-    charge.refunds?.data ??
-    (paymentIntent ? (await stripe.refunds.list({ payment_intent: paymentIntent, limit: 100 })).data : []);
+export async function refundsOfPaymentIntent(
+  stripe: Stripe,
+  paymentIntentId: string,
+  currency: string,
+): Promise<ExternalRefund[]> {
+  const listed = (await stripe.refunds.list({ payment_intent: paymentIntentId, limit: 100 })).data;
   return listed
-    .filter((r) => r.status === 'succeeded')
+    .filter(
+      (r) =>
+        r.status === 'succeeded' &&
+        r.payment_intent === paymentIntentId &&
+        r.currency.toLowerCase() === currency.toLowerCase(),
+    )
     .map((r) => ({
       providerRefundId: r.id,
       amount: r.amount,
