@@ -59,7 +59,7 @@ export interface paths {
     put?: never;
     /**
      * Create a product (optionally re-hosting its images as WebP)
-     * @description With `download_images: true` every image is fetched (15 s, 20 MiB, image types only), converted to WebP and stored; if any fails, nothing is created (400 naming the URL). Items with `media_type: "video"` are kept as given.
+     * @description With `download_images: true` every image is fetched (15 s, 20 MiB, image types only), converted to WebP and stored; if any fails, nothing is created (400 naming the URL; 507 `insufficient_storage` when the media storage is full or not writable). Items with `media_type: "video"` are kept as given.
      *
      *     Requires the `products:write` scope.
      */
@@ -1079,7 +1079,7 @@ export interface components {
     /** @description Error envelope */
     ErrorBody: {
       error: {
-        /** @description invalid_request (400), unauthorized (401), payment_declined (402), forbidden (403), not_found (404), request_timeout (408: the request did not arrive within the time-out; the connection is closed), conflict or insufficient_stock (409), payload_too_large (413), unsupported_media_type (415), rate_limited (429), request_header_fields_too_large (431: request line and headers over 16 KiB), internal_error (500), unavailable (503) */
+        /** @description invalid_request (400), unauthorized (401), payment_declined (402), forbidden (403), not_found (404), request_timeout (408: the request did not arrive within the time-out; the connection is closed), conflict or insufficient_stock (409), payload_too_large (413), unsupported_media_type (415), rate_limited (429), request_header_fields_too_large (431: request line and headers over 16 KiB), internal_error (500), unavailable (503), insufficient_storage (507: media storage full or not writable) */
         code: string;
         message: string;
         details?: {
@@ -1789,6 +1789,15 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description `insufficient_storage`: the media storage is full or not writable; nothing was created or changed (an operator must free space or fix the storage, then the same request can be sent again) */
+      507: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
     };
   };
   getProduct: {
@@ -2073,6 +2082,15 @@ export interface operations {
       };
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `insufficient_storage`: the media storage is full or not writable; nothing was created or changed (an operator must free space or fix the storage, then the same request can be sent again) */
+      507: {
         headers: {
           [name: string]: unknown;
         };

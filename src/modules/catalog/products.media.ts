@@ -1,6 +1,6 @@
-import { invalidRequest } from '../../platform/http/errors.js';
+import { insufficientStorage, invalidRequest } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import { MediaError } from '../media/index.js';
+import { MediaError, MediaStorageError } from '../media/index.js';
 import type { ParsedMedia } from './product-input.js';
 
 /** What the catalogue needs of the media pipeline: re-host images, undo on failure. */
@@ -30,6 +30,12 @@ export function createProductMedia(media: ImageRehoster) {
           throw invalidRequest(error.message, [
             { field: 'images', message: `${error.reason}: ${error.url}` },
           ]);
+        }
+        if (error instanceof MediaStorageError) {
+          const state = error.reason === 'full' ? 'full' : 'not writable';
+          throw insufficientStorage(
+            `The media storage is ${state}: the images could not be stored and nothing was saved. Retry once an operator has fixed the storage`,
+          );
         }
         throw error;
       }

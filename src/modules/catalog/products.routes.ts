@@ -51,11 +51,11 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{
         operationId: 'createProduct',
         summary: 'Create a product (optionally re-hosting its images as WebP)',
         description:
-          'With `download_images: true` every image is fetched (15 s, 20 MiB, image types only), converted to WebP and stored; if any fails, nothing is created (400 naming the URL). Items with `media_type: "video"` are kept as given.',
+          'With `download_images: true` every image is fetched (15 s, 20 MiB, image types only), converted to WebP and stored; if any fails, nothing is created (400 naming the URL; 507 `insufficient_storage` when the media storage is full or not writable). Items with `media_type: "video"` are kept as given.',
         body: ProductCreateBody,
         response: {
           201: Type.Object({ success: Type.Literal(true), data: Product }),
-          ...errorResponses(409),
+          ...errorResponses(409, 507),
         },
       },
     },
@@ -92,7 +92,7 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{
           '`images` replaces the whole media list (same download rules as create). `variants` replaces the variant list: items with an `id` update that variant, items without one are added, variants left out are deleted.',
         params: IdParams,
         body: ProductUpdateBody,
-        response: { 200: DataEnvelope(Product), ...errorResponses(409) },
+        response: { 200: DataEnvelope(Product), ...errorResponses(409, 507) },
       },
     },
     async (request) => ({ data: await products.update(request.ctx, request.params.id, request.body) }),

@@ -19,6 +19,7 @@ export {
   localMediaRoot,
   MEDIA_CACHE_CONTROL,
   type MediaStorage,
+  MediaStorageError,
   type MediaStorageOptions,
   type S3StorageOptions,
 } from './media.storage.js';

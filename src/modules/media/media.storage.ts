@@ -74,7 +74,65 @@ async function fileExists(file: string): Promise<boolean> {
   }
 }
 
-/** Files under `root`; writes are atomic (temporary file, then link/rename), never partial. */
+/**
+ * The storage cannot take an object: it is full (ENOSPC, EDQUOT) or not writable (EROFS, EACCES,
+ * EPERM). The request cannot succeed until an operator acts; callers answer 507.
+ */
+export class MediaStorageError extends Error {
+  constructor(
+    readonly reason: 'full' | 'not_writable',
+    options: { cause: unknown },
+  ) {
+    super(`media storage is ${reason === 'full' ? 'full' : 'not writable'}`, options);
+    this.name = 'MediaStorageError';
+  }
+}
+
+const FULL = new Set(['ENOSPC', 'EDQUOT']);
+const NOT_WRITABLE = new Set(['EROFS', 'EACCES', 'EPERM']);
+
+/** A file-system error as the storage's own (full, not writable), or as it is. */
+function storageFailure(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code ?? '';
+  if (FULL.has(code)) return new MediaStorageError('full', { cause: error });
+  if (NOT_WRITABLE.has(code)) return new MediaStorageError('not_writable', { cause: error });
+  return error;
+}
+
+/** Writes `bytes` to a new file and flushes it to the disk. */
+async function writeDurably(file: string, bytes: Buffer | Uint8Array): Promise<void> {
+  const handle = await fs.open(file, 'wx', 0o644);
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes the written temporary file the object at `file`, unless another writer made it first. */
+async function publish(temp: string, file: string): Promise<{ created: boolean }> {
+  try {
+    // link() fails if the target exists: exactly one of concurrent writers of a key "creates" it.
+    await fs.link(temp, file);
+    return { created: true };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return { created: false };
+    // File systems without hard links: check, then rename (atomic replace of identical content).
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV') {
+      if (await fileExists(file)) return { created: false };
+      await fs.rename(temp, file);
+      return { created: true };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Files under `root`; writes are atomic (temporary file, then link/rename), never partial. A full or
+ * read-only disk throws MediaStorageError, and no temporary file outlives a put, whatever failed.
+ */
 export function createLocalStorage(options: { root: string; publicUrl: string }): MediaStorage {
   const root = path.resolve(options.root);
   const base = `${trimSlash(options.publicUrl)}/media`;
@@ -87,33 +145,18 @@ export function createLocalStorage(options: { root: string; publicUrl: string })
     driver: 'local',
     async put(key, bytes, _contentType) {
       const file = fileOf(key);
-      const dir = path.dirname(file);
       if (await fileExists(file)) return { created: false };
-      await fs.mkdir(dir, { recursive: true });
+      const dir = path.dirname(file);
       const temp = path.join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
-      const handle = await fs.open(temp, 'wx', 0o644);
       try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      try {
-        // link() fails if the target exists: exactly one of concurrent writers of a key "creates" it.
-        await fs.link(temp, file);
-        return { created: true };
+        await fs.mkdir(dir, { recursive: true });
+        await writeDurably(temp, bytes);
+        return await publish(temp, file);
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') return { created: false };
-        // File systems without hard links: check, then rename (atomic replace of identical content).
-        if (code === 'EPERM' || code === 'ENOTSUP' || code === 'EOPNOTSUPP' || code === 'EXDEV') {
-          if (await fileExists(file)) return { created: false };
-          await fs.rename(temp, file);
-          return { created: true };
-        }
-        throw error;
+        throw storageFailure(error);
       } finally {
-        await fs.rm(temp, { force: true });
+        // On every path: a partial file left by a full disk would keep the space it took.
+        await fs.rm(temp, { force: true }).catch(() => {});
       }
     },
     async delete(key) {

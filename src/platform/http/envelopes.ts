@@ -10,7 +10,7 @@ export const ErrorBody = Type.Object(
           'request_timeout (408: the request did not arrive within the time-out; the connection is closed), ' +
           'conflict or insufficient_stock (409), payload_too_large (413), unsupported_media_type (415), ' +
           'rate_limited (429), request_header_fields_too_large (431: request line and headers over 16 KiB), ' +
-          'internal_error (500), unavailable (503)',
+          'internal_error (500), unavailable (503), insufficient_storage (507: media storage full or not writable)',
       }),
       message: Type.String(),
       details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** The error statuses of the contract a route can answer with, besides 5xx. */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 507;
 
 /** The response description of each status: its code(s) and when (the contract's table). */
 const WHEN: Record<ErrorStatus, string> = {
@@ -14,6 +14,7 @@ const WHEN: Record<ErrorStatus, string> = {
   413: '`payload_too_large`: the body is over 1 MiB',
   415: '`unsupported_media_type`: the body is not `application/json`',
   429: '`rate_limited`: over the limit; retry after `Retry-After` seconds',
+  507: '`insufficient_storage`: the media storage is full or not writable; nothing was created or changed (an operator must free space or fix the storage, then the same request can be sent again)',
 };
 
 /** Response schemas of the error envelope (`#/components/schemas/ErrorBody`) for these statuses. */

@@ -33,6 +33,8 @@ export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', 'Rate limit exceeded; retry later', undefined, {
     'retry-after': String(retryAfterSeconds),
   });
+/** The server cannot store what the request needs (media storage full or not writable): an operator's matter. */
+export const insufficientStorage = (message: string) => new AppError(507, 'insufficient_storage', message);
 export const unavailable = (
   message = 'The service is temporarily unavailable; retry shortly',
   retryAfterSeconds = 5,
