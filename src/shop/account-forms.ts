@@ -20,6 +20,9 @@ export function fieldOf(form: Record<string, string>, name: string): string | un
  * A `return` path the sign-in may send the shopper back to: a path inside this shop (`/products/x`,
  * `/account/orders/7`), never another site. Anything else (`//evil.example`, `/\evil`, a scheme, a
  * control character) is dropped, so a link to the sign-in page cannot be made an open redirect.
+ * The test is made on the value as normalised, which is the one sent: `/.//evil.example`,
+ * `/%2e//evil.example` and `/a/..//evil.example` all become `//evil.example`, another host on a
+ * store's own domain (where shop paths have no prefix).
  */
 export function safeReturnPath(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length === 0 || value.length > 500) return undefined;
@@ -29,8 +32,10 @@ export function safeReturnPath(value: unknown): string | undefined {
     return undefined;
   try {
     const url = new URL(value, 'http://shop.invalid');
-    if (url.origin !== 'http://shop.invalid') return undefined;
-    return `${url.pathname}${url.search}`;
+    const path = `${url.pathname}${url.search}`;
+    if (url.origin !== 'http://shop.invalid' || !path.startsWith('/') || /^\/[/\\]/.test(path))
+      return undefined;
+    return path;
   } catch {
     return undefined;
   }
