@@ -7,6 +7,7 @@ const shop = {
   store: { id: 's1', slug: 'a', name: 'A', currency: 'USD', logo: null, colors: {} },
   base: '/shop/a',
   origin: 'http://localhost',
+  home: 'http://localhost/shop/a',
 } as unknown as ShopContext;
 
 function setUp() {

@@ -29,7 +29,7 @@ export function createPageCache(options: {
     size: cache.size,
     /** The answer for `path` (normalised by the caller: only the parameters that change the page). */
     get(shop: ShopContext, path: string, type: CachedBody['type'], render: () => Promise<string>) {
-      const key = JSON.stringify([shop.origin, shop.base, path, shop.store]);
+      const key = JSON.stringify([shop.home, shop.origin, shop.base, path, shop.store]);
       return cache.get(shop.store.id, key, type, render);
     },
   };

@@ -15,8 +15,13 @@ export interface ShopContext {
   store: ShopStore;
   /** The path every link of the shop starts with: `/shop/{slug}`, or '' on the store's own domain. */
   base: string;
-  /** The origin of canonical and Open Graph URLs: PUBLIC_URL's, or `https://{custom domain}`. */
+  /** The origin of relative media URLs made absolute: PUBLIC_URL's, or `{scheme}://{custom domain}`. */
   origin: string;
+  /**
+   * The absolute URL of the shop's root, for canonical, Open Graph, JSON-LD, sitemap and robots URLs:
+   * `{scheme}://{custom domain}` or `PUBLIC_URL/shop/{slug}`, from configuration, never a header.
+   */
+  home: string;
   assets: ShopAssets;
   /** Production mode (the test card is offered in development only). */
   production: boolean;
@@ -42,5 +47,5 @@ export function shopHref(shop: ShopContext, path: string): string {
 
 /** The absolute URL of a shop path: canonical links, Open Graph, the sitemap. */
 export function shopUrl(shop: ShopContext, path: string): string {
-  return `${shop.origin}${shopHref(shop, path)}`;
+  return `${shop.home}${path}`;
 }

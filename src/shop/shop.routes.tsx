@@ -1,7 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { storeColors } from '../modules/storefront/index.js';
-import { hostOfHeader } from '../modules/stores/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
 import { type AppError, forbidden, notFound, toAppError } from '../platform/http/errors.js';
 import { isSameOriginWrite } from '../platform/http/same-origin.js';
@@ -31,6 +30,32 @@ function slugOfUrl(url: string): string {
   return decodeURIComponent(url.split('?')[0]?.split('/')[2] ?? '');
 }
 
+/**
+ * Where a shop's pages are: links on the address the request came to (`/shop/{slug}`, or `/` when
+ * routed from the store's own domain by custom-domains.ts), absolute URLs from configuration only —
+ * the store's domain on PUBLIC_URL's scheme (a deployment behind TLS serves its domains on it too),
+ * else PUBLIC_URL — never from Host or X-Forwarded-Host, which a client writes and a CDN may not key
+ * on. A domain cleared a moment ago (the store row is cached a few seconds longer than the routing
+ * table, or the other way round) falls back to the platform address.
+ */
+function shopAddress(
+  store: { slug: string; custom_domain: string | null },
+  onOwnDomain: boolean,
+  publicUrl: string,
+): Pick<ShopContext, 'base' | 'origin' | 'home'> {
+  const platform = new URL(publicUrl);
+  const platformBase = `/shop/${store.slug}`;
+  if (onOwnDomain && store.custom_domain) {
+    const origin = `${platform.protocol}//${store.custom_domain}`;
+    return { base: '', origin, home: origin };
+  }
+  return {
+    base: onOwnDomain ? '' : platformBase,
+    origin: platform.origin,
+    home: `${platform.origin}${platformBase}`,
+  };
+}
+
 /** The shop of a request (its store by the slug of its URL: unknown or disabled → 404). */
 async function shopContextOf(request: FastifyRequest, deps: ShopDeps): Promise<ShopContext> {
   let slug: string;
@@ -50,11 +75,7 @@ async function shopContextOf(request: FastifyRequest, deps: ShopDeps): Promise<S
       logo: store.logo,
       colors: storeColors(store.colors),
     },
-    // Routed from the store's own domain (custom-domains.ts): links start at `/` and canonical URLs
-    // name that domain, on PUBLIC_URL's scheme (a deployment behind TLS serves its domains on it too).
-    ...(request.originalUrl === request.url
-      ? { base: `/shop/${store.slug}`, origin: new URL(deps.publicUrl).origin }
-      : { base: '', origin: `${new URL(deps.publicUrl).protocol}//${hostOfHeader(request.host)}` }),
+    ...shopAddress(store, request.originalUrl !== request.url, deps.publicUrl),
     assets: deps.assets,
     production: deps.production,
   };

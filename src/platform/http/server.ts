@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyBaseLogger,
@@ -103,13 +103,21 @@ export function createHttpServer(logger: FastifyBaseLogger, options: HttpServerO
   return server;
 }
 
-/** The host a request names: X-Forwarded-Host's first value behind a trusted proxy, else Host. */
+/**
+ * The host a request names, decided here only: behind a trusted proxy the last value of
+ * X-Forwarded-Host, the one the nearest proxy wrote (a proxy that appends leaves in front whatever
+ * the client sent), else Host. Fastify's `request.host` reads the same value, so the store a request
+ * is routed to and anything else read from the host agree. Nothing absolute is drawn from it: a
+ * store's URLs come from its configured domain or PUBLIC_URL (shop.routes.tsx).
+ */
+export function requestHost(headers: IncomingHttpHeaders, trustProxy: boolean): string | undefined {
+  const forwarded = trustProxy ? headers['x-forwarded-host'] : undefined;
+  const last = (Array.isArray(forwarded) ? forwarded.at(-1) : forwarded)?.split(',').at(-1)?.trim();
+  return last || headers.host;
+}
+
 function rewriterOf(rewrite: NonNullable<HttpServerOptions['rewriteUrl']>, trustProxy: boolean) {
-  return (request: IncomingMessage) => {
-    const forwarded = trustProxy ? request.headers['x-forwarded-host'] : undefined;
-    const host = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim();
-    return rewrite(request.url ?? '/', host || request.headers.host);
-  };
+  return (request: IncomingMessage) => rewrite(request.url ?? '/', requestHost(request.headers, trustProxy));
 }
 
 function installPlatform(server: FastifyInstance, https: boolean): void {
