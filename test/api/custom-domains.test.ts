@@ -123,6 +123,58 @@ describe('custom domain in the store settings', () => {
     expect(now.json().data.custom_domain).toBe('shop.a-store.example');
   });
 
+  it.each([
+    ['www.emporium.example.com', /this server's own address/],
+    ['admin.emporium.example.com', /this server's own address/],
+    ['A.B.Emporium.Example.com', /this server's own address/],
+    ['localhost', /localhost/],
+    ['shop.localhost', /localhost/],
+    ['127.0.0.1', /IP address/],
+    ['10.0.0.1', /IP address/],
+    ['[::1]', /IP address/],
+    ['::1', /IP address/],
+    ['[2001:db8::1]', /IP address/],
+    ['shop.0x7f', /IP address/],
+    ['0x7f.0.0.1', /IP address/],
+    ['shop', /single name/],
+    ['127.0.0.1.nip.io', /nip\.io/],
+    ['nip.io', /nip\.io/],
+    ['shop-10-0-0-1.sslip.io', /sslip\.io/],
+    ['app.LOCALTEST.me', /localtest\.me/],
+  ])('refuses %s: 400 naming custom_domain, saying why', async (value, reason) => {
+    const res = await setDomain(a.cookie, value);
+    expect(res.statusCode, res.body).toBe(400);
+    const { error } = res.json();
+    expect(error.code).toBe('invalid_request');
+    expect(error.details).toEqual([{ field: 'custom_domain', message: expect.stringMatching(reason) }]);
+    expect(error.message).toMatch(reason);
+    const now = await call('GET', '/api/admin/store', { cookie: a.cookie });
+    expect(now.json().data.custom_domain).toBe('shop.a-store.example');
+  });
+
+  it('keeps a domain stored before these rules: it still routes, and saving it unchanged is no error', async () => {
+    const { store } = await createStoreWithKey(app);
+    const cookie = await adminCookie(app, store.slug);
+    const old = `www.${new URL(PUBLIC_URL).hostname}`;
+    // Stored by an older version, which accepted it; the store's cache is emptied by a settings change.
+    await sql`UPDATE stores SET custom_domain = ${old} WHERE id = ${store.id}`.execute(app.database.db);
+    // The dashboard sends every field, the domain included, when any setting is saved.
+    const saved = await call(
+      'PATCH',
+      '/api/admin/store',
+      { cookie, origin: PUBLIC_URL },
+      { name: 'Kept Domain', custom_domain: old.toUpperCase() },
+    );
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().data).toMatchObject({ name: 'Kept Domain', custom_domain: old });
+    const page = await app.server.inject({ method: 'GET', url: '/', headers: { host: old } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Kept Domain');
+    // Another name under the platform's host is still refused for it.
+    const other = await setDomain(cookie, `admin.${new URL(PUBLIC_URL).hostname}`);
+    expect(other.statusCode).toBe(400);
+  });
+
   it('refuses a value that is not a string', async () => {
     expect((await setDomain(a.cookie, 42)).statusCode).toBe(400);
   });

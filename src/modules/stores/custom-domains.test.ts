@@ -41,9 +41,37 @@ describe('parseCustomDomain', () => {
     );
   });
 
-  it("refuses the deployment's own host, in any case", () => {
-    expect(() => parseCustomDomain('Emporium.Example.com', 'emporium.example.com')).toThrow(/this server/);
-    expect(parseCustomDomain('shop.example.com', 'emporium.example.com')).toBe('shop.example.com');
+  it("refuses the deployment's own host and names under it, in any case", () => {
+    const rules = { publicHost: 'emporium.example.com' };
+    for (const name of ['Emporium.Example.com', 'www.emporium.example.com', 'a.b.emporium.example.com'])
+      expect(() => parseCustomDomain(name, rules)).toThrow(/this server/);
+    expect(parseCustomDomain('shop.example.com', rules)).toBe('shop.example.com');
+    expect(parseCustomDomain('xemporium.example.com', rules)).toBe('xemporium.example.com');
+  });
+
+  it.each([
+    ['localhost', /localhost/],
+    ['a.localhost', /localhost/],
+    ['::1', /IP address/],
+    ['[::1]', /IP address/],
+    ['10.0.0.1', /IP address/],
+    ['shop.0x7f', /IP address/],
+    ['shop', /single name/],
+    ['127.0.0.1.nip.io', /nip\.io/],
+    ['sslip.io', /sslip\.io/],
+    ['shop.example.com:8080', /must be a hostname/],
+  ])('says why %s is refused', (input, reason) => {
+    expect(() => parseCustomDomain(input, { publicHost: 'emporium.example.com' })).toThrow(reason);
+  });
+
+  it('accepts the store’s current domain as it is, whatever newer rules say', () => {
+    expect(
+      parseCustomDomain('WWW.emporium.example.com', {
+        publicHost: 'emporium.example.com',
+        stored: 'www.emporium.example.com',
+      }),
+    ).toBe('www.emporium.example.com');
+    expect(() => parseCustomDomain('lvh.me', { stored: 'www.emporium.example.com' })).toThrow(/lvh\.me/);
   });
 });
 

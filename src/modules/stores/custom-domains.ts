@@ -1,9 +1,19 @@
+import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import type { Logger } from 'pino';
 import { invalidRequest } from '../../platform/http/errors.js';
 
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const MESSAGE = 'must be a hostname such as shop.example.com (no scheme, port or path)';
+
+/**
+ * Public wildcard-DNS services: every name under them resolves to whatever address the name spells
+ * (`127.0.0.1.nip.io` → 127.0.0.1), so nobody owns them and they cannot be a store's own domain.
+ */
+const WILDCARD_DNS = ['nip.io', 'sslip.io', 'xip.io', 'traefik.me', 'localtest.me', 'lvh.me', 'vcap.me'];
+
+/** Browsers read a host whose last label is a number (decimal or 0x…) as an IPv4 address. */
+const NUMERIC_LABEL = /^(?:\d+|0x[0-9a-f]*)$/;
 
 /** A DNS name of at least two labels whose last is not numeric (so never an IP address). */
 function isHostname(host: string): boolean {
@@ -12,27 +22,49 @@ function isHostname(host: string): boolean {
     host.length <= 253 &&
     labels.length >= 2 &&
     labels.every((label) => LABEL.test(label)) &&
-    !/^\d+$/.test(labels.at(-1) ?? '')
+    !NUMERIC_LABEL.test(labels.at(-1) ?? '')
   );
+}
+
+/** `host` is `name` or a name under it. */
+const isUnder = (host: string, name: string) => host === name || host.endsWith(`.${name}`);
+
+/** Why a typed name cannot be a store's domain (a sentence after "custom_domain"), or undefined. */
+function refusal(typed: string, host: string, publicHost: string | undefined): string | undefined {
+  if (isIP(typed.replace(/^\[(.*)\]$/, '$1')) || NUMERIC_LABEL.test(typed.split('.').at(-1) ?? ''))
+    return 'is an IP address; a custom domain is a name such as shop.example.com';
+  if (!/^[\p{L}\p{N}.-]+$/u.test(typed)) return MESSAGE;
+  if (isUnder(host, 'localhost')) return 'names this machine (localhost), which no shopper can reach';
+  if (!host.includes('.') && LABEL.test(host))
+    return 'is a single name; a custom domain has a dot, such as shop.example.com';
+  if (!isHostname(host)) return MESSAGE;
+  if (publicHost && isUnder(host, publicHost))
+    return `is this server's own address or a name under it (${publicHost}); use a domain of your own`;
+  const service = WILDCARD_DNS.find((name) => isUnder(host, name));
+  if (service)
+    return `is under ${service}, a public wildcard-DNS service that anyone can point anywhere; use a domain of your own`;
+  return undefined;
 }
 
 /**
  * A custom domain as stored: trimmed, lower-cased, an internationalised name in its ASCII (punycode)
- * form, which is what browsers send in Host. Empty or null clears it. PUBLIC_URL's own host is
- * refused: the shop dispatch would hand the platform's root to one store.
+ * form, which is what browsers send in Host. Empty or null clears it. Refused (400 naming the
+ * field, saying why): IP addresses, localhost and names under it, single names, PUBLIC_URL's host
+ * and names under it (the shop dispatch would hand the platform's own names to one store), and
+ * public wildcard-DNS services. `stored`, the store's current domain, is accepted as it is even when
+ * an older version's rules let in what these refuse: the dashboard sends it back with every save.
  */
-export function parseCustomDomain(input: string | null, reservedHost?: string): string | null {
+export function parseCustomDomain(
+  input: string | null,
+  rules: { publicHost?: string; stored?: string | null } = {},
+): string | null {
   if (input === null || input.trim() === '') return null;
   const typed = input.trim().toLowerCase();
   // domainToASCII parses a URL's host (it would drop a path), so only a bare name reaches it.
   const host = /^[\p{L}\p{N}.-]+$/u.test(typed) ? domainToASCII(typed) : '';
-  if (!isHostname(host)) {
-    throw invalidRequest(`custom_domain ${MESSAGE}`, [{ field: 'custom_domain', message: MESSAGE }]);
-  }
-  if (host === reservedHost) {
-    const message = 'is the address of this server itself';
-    throw invalidRequest(`custom_domain ${message}`, [{ field: 'custom_domain', message }]);
-  }
+  if (host !== '' && host === rules.stored) return host;
+  const message = refusal(typed, host, rules.publicHost);
+  if (message) throw invalidRequest(`custom_domain ${message}`, [{ field: 'custom_domain', message }]);
   return host;
 }
 

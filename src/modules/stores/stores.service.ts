@@ -190,7 +190,12 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
       const current = await this.getStore(storeId);
       const { colors, custom_domain, ...rest } = patch;
       const domain =
-        custom_domain === undefined ? undefined : parseCustomDomain(custom_domain, publicUrl?.hostname);
+        custom_domain === undefined
+          ? undefined
+          : parseCustomDomain(custom_domain, {
+              publicHost: publicUrl?.hostname,
+              stored: current.custom_domain,
+            });
       if (rest.name !== undefined && !rest.name.trim()) throw invalidRequest('name must not be empty');
       if (rest.currency !== undefined) {
         rest.currency = currencyCode(rest.currency);
