@@ -5,6 +5,7 @@ import { installPublicCaching } from '../platform/http/cacheable.js';
 import { type AppError, forbidden, notFound, toAppError } from '../platform/http/errors.js';
 import { isSameOriginWrite } from '../platform/http/same-origin.js';
 import { fileInside } from '../platform/http/static-files.js';
+import { webUrlOf } from '../platform/web-url.js';
 import { SHOP_ASSETS_DIR } from './assets.js';
 import { ErrorPage, NotFoundPage, SHOP_UNAVAILABLE_HTML, UNKNOWN_STORE_HTML } from './pages/not-found.js';
 import { sendHtml, sendPage } from './render.js';
@@ -72,7 +73,8 @@ async function shopContextOf(request: FastifyRequest, deps: ShopDeps): Promise<S
       slug: store.slug,
       name: store.name,
       currency: store.currency,
-      logo: store.logo,
+      // Only a web address is drawn (a value stored before the check on write may be anything).
+      logo: webUrlOf(store.logo) ?? null,
       colors: storeColors(store.colors),
     },
     ...shopAddress(store, request.originalUrl !== request.url, deps.publicUrl),

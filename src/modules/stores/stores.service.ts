@@ -7,6 +7,7 @@ import { isScope, SCOPES, type Scope } from '../../platform/http/scopes.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals, isCurrencyCode } from '../../platform/money.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
+import { webUrlOf } from '../../platform/web-url.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 import * as keys from './api-keys.repository.js';
@@ -48,6 +49,21 @@ function currencyCode(input: string): string {
     throw invalidRequest(`currency ${message}`, [{ field: 'currency', message }]);
   }
   return code;
+}
+
+/**
+ * A logo as stored: an absolute http(s) URL (the store's own media are served on one, under
+ * PUBLIC_URL/media/ or S3_PUBLIC_URL), normalised; empty or null clears it. Anything else is 400
+ * naming `logo`: it is drawn into every page of the shop and shared as og:image.
+ */
+function parseLogo(input: string | null): string | null {
+  if (input === null || input.trim() === '') return null;
+  const url = webUrlOf(input);
+  if (!url) {
+    const message = 'must be an http(s) URL such as https://example.com/logo.png (no credentials)';
+    throw invalidRequest(`logo ${message}`, [{ field: 'logo', message }]);
+  }
+  return url;
 }
 
 export function parseScopes(input: string[] | 'all'): Scope[] {
@@ -206,9 +222,11 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
       }
       if (rest.timezone !== undefined && !isTimezone(rest.timezone))
         throw invalidRequest(`unknown timezone ${rest.timezone}`);
+      const logo = rest.logo === undefined ? undefined : parseLogo(rest.logo);
       await stores.updateStore(db, storeId, {
         ...rest,
         ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
+        ...(logo !== undefined ? { logo } : {}),
         ...(colors !== undefined ? { colors: JSON.stringify(colors) } : {}),
         ...(domain !== undefined ? { custom_domain: domain } : {}),
         updated_at: new Date(),

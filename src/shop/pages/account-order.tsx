@@ -1,21 +1,11 @@
 import type { orderForCustomer } from '../../modules/orders/index.js';
+import { webUrlOf } from '../../platform/web-url.js';
 import { AccountLayout, Facts, formatDate, StatusPill } from '../components/account-layout.js';
 import { AddressLines } from '../components/order-summary.js';
 import { formatMoney } from '../money.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
 export type AccountOrder = ReturnType<typeof orderForCustomer>;
-
-/** A merchant's tracking link, when it is a web address (never a `javascript:` or other scheme). */
-function webUrl(value: string | null): string | undefined {
-  if (!value) return undefined;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 function Shipments({ order }: { order: AccountOrder }) {
   if (order.shipments.length === 0)
@@ -27,7 +17,8 @@ function Shipments({ order }: { order: AccountOrder }) {
   return (
     <ul className="shipment-list">
       {order.shipments.map((shipment, i) => {
-        const link = webUrl(shipment.trackingUrl);
+        // A web address only (never a `javascript:` or other scheme).
+        const link = webUrlOf(shipment.trackingUrl);
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: shipments have no id of their own; the list is fixed
           <li key={i} className="shipment">
