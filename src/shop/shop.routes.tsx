@@ -16,6 +16,7 @@ import { cartRoutes } from './routes/cart.routes.js';
 import { catalogRoutes } from './routes/catalog.routes.js';
 import { checkoutRoutes } from './routes/checkout.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
+import { iconRoutes } from './routes/icon.routes.js';
 import { orderRoutes } from './routes/order.routes.js';
 import { seoRoutes } from './routes/seo.routes.js';
 import type { ShopContext } from './shop-context.js';
@@ -196,6 +197,7 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
         await homeRoutes(open, deps);
         await catalogRoutes(open, deps);
         await seoRoutes(open, deps);
+        await iconRoutes(open);
       });
       await cartRoutes(shop, deps);
       await checkoutRoutes(shop, deps);

@@ -3,6 +3,11 @@ import type { Page } from 'playwright-core';
 /** The page's own globals, typed here only (the test project has no DOM library). */
 declare const document: { activeElement: { id: string; textContent: string | null } | null };
 declare function getComputedStyle(element: unknown): { outlineStyle: string };
+declare class Image {
+  src: string;
+  naturalWidth: number;
+  decode(): Promise<void>;
+}
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -105,10 +110,14 @@ describe.skipIf(!hasChromium())('shop catalogue in Chromium', () => {
     const browser = await launchBrowser({ width, height: 900 });
     browsers.push(browser);
     browser.page.on('pageerror', (error) => pageErrors.push(error.message));
-    // Every resource a page loads must be there (the browser's own /favicon.ico request aside).
+    // Every resource a page loads must be there, its icon included (issue 29: a 404 for
+    // /favicon.ico was logged on every page).
     browser.page.on('response', (response) => {
-      if (response.status() >= 400 && !response.url().endsWith('/favicon.ico'))
-        pageErrors.push(`${response.status()} ${response.url()}`);
+      if (response.status() >= 400) pageErrors.push(`${response.status()} ${response.url()}`);
+    });
+    browser.page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().includes('404')) return;
+      if (message.type() === 'error') pageErrors.push(`console: ${message.text()}`);
     });
     return browser.page;
   }
@@ -169,6 +178,25 @@ describe.skipIf(!hasChromium())('shop catalogue in Chromium', () => {
       expect(pageErrors.splice(0)).toEqual([`404 ${missing}`]);
     });
   }
+
+  it('names an icon that the browser can load: the default one, drawn in the store colour', async () => {
+    const page = await open(1280);
+    await page.goto(`${base}/shop/${slug}/products`);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(href).toBe(`/shop/${slug}/favicon.ico`);
+    const icon = await page.request.get(`${base}${href}`);
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+    // It decodes as an image in the page (an <img> of it has a size).
+    const size = await page.evaluate(async (url) => {
+      const img = new Image();
+      img.src = url;
+      await img.decode();
+      return img.naturalWidth;
+    }, href as string);
+    expect(size).toBe(64);
+    expect(pageErrors).toEqual([]);
+  });
 
   it('changes price and stock with the option picker by keyboard, and cannot add a sold-out variant', async () => {
     const page = await open(1280);

@@ -38,6 +38,7 @@ const ROUTES = [
   'GET /sitemap.xml',
   'GET /sitemap-:n.xml',
   'GET /robots.txt',
+  'GET /favicon.ico',
   'GET /cart',
   'POST /cart/items',
   'POST /cart/items/:itemId',

@@ -58,6 +58,7 @@ export function Frame({ shop, meta, children }: { shop: ShopContext; meta: PageM
         {meta.image ? <meta property="og:image" content={meta.image} /> : null}
         <meta name="twitter:card" content={meta.image ? 'summary_large_image' : 'summary'} />
         <meta name="theme-color" content={store.colors.primary} />
+        <link rel="icon" href={shopHref(shop, '/favicon.ico')} />
         {styles.map((href) => (
           <link key={href} rel="stylesheet" href={href} />
         ))}

@@ -39,9 +39,12 @@ export function ErrorPage({ shop, status, message }: { shop: ShopContext; status
   );
 }
 
-/** A page without the shop's frame (no store to draw it with), its text escaped by the caller. */
+/**
+ * A page without the shop's frame (no store to draw it with), its text escaped by the caller. Its
+ * empty icon keeps browsers from asking for a /favicon.ico that no store answers.
+ */
 function framelessPage(title: string, message: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><meta name="robots" content="noindex"></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><main><h1>${title}</h1><p>${message}</p></main></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><meta name="robots" content="noindex"><link rel="icon" href="data:,"></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><main><h1>${title}</h1><p>${message}</p></main></body></html>`;
 }
 
 /** An unknown or disabled store: no frame to draw it in. */
