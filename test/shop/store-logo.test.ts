@@ -102,6 +102,10 @@ describe('the store logo', () => {
       expect(res.body, path).toContain('Logo Store');
       expect(res.body, path).not.toMatch(/javascript:/i);
     }
+    // Apps draw the storefront config's logo: it is not handed out either.
+    const config = await app.server.inject({ method: 'GET', url: `/api/storefront/${slug}/config` });
+    expect(config.statusCode).toBe(200);
+    expect(config.json().data.logo).toBeNull();
   });
 
   it('a stored http(s) logo is drawn in the header and shared as og:image', async () => {

@@ -18,6 +18,7 @@ import { categoryForStorefront } from '../catalog/index.js';
 import type { PaymentsService } from '../payments/index.js';
 import type { StoresService } from '../stores/index.js';
 import { storeColors } from './storefront.colors.js';
+import { webUrlOf } from '../../platform/web-url.js';
 import {
   APP_CONFIG_LIMIT,
   AppConfig,
@@ -92,7 +93,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
           data: {
             name: store.name,
             slug: store.slug,
-            logo: store.logo,
+            // A logo stored before logos had to be http(s) is never handed to an app to draw.
+            logo: webUrlOf(store.logo) ?? null,
             colors: storeColors(store.colors),
             currency: store.currency,
             payments: await deps.payments.storefrontPayments(store.id),
