@@ -13,12 +13,12 @@ import {
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { installMerchantAuth, type MerchantAuthOptions } from '../../platform/http/merchant-auth.js';
 import { type CachedBody, createResponseCache } from '../../platform/http/response-cache.js';
+import { webUrlOf } from '../../platform/web-url.js';
 import type { CategoriesService, ProductsService } from '../catalog/index.js';
 import { categoryForStorefront } from '../catalog/index.js';
 import type { PaymentsService } from '../payments/index.js';
 import type { StoresService } from '../stores/index.js';
 import { storeColors } from './storefront.colors.js';
-import { webUrlOf } from '../../platform/web-url.js';
 import {
   APP_CONFIG_LIMIT,
   AppConfig,
