@@ -1079,8 +1079,25 @@ export interface components {
     /** @description Error envelope */
     ErrorBody: {
       error: {
-        /** @description invalid_request (400), unauthorized (401), payment_declined (402), forbidden (403), not_found (404), request_timeout (408: the request did not arrive within the time-out; the connection is closed), conflict or insufficient_stock (409), payload_too_large (413), unsupported_media_type (415), rate_limited (429), request_header_fields_too_large (431: request line and headers over 16 KiB), internal_error (500), unavailable (503) */
-        code: string;
+        /**
+         * @description invalid_request (400), unauthorized (401), payment_declined (402), forbidden (403), not_found (404), request_timeout (408: the request did not arrive within the time-out; the connection is closed), conflict or insufficient_stock (409), payload_too_large (413), unsupported_media_type (415), rate_limited (429), request_header_fields_too_large (431: request line and headers over 16 KiB), internal_error (500), unavailable (503)
+         * @enum {string}
+         */
+        code:
+          | 'invalid_request'
+          | 'unauthorized'
+          | 'payment_declined'
+          | 'forbidden'
+          | 'not_found'
+          | 'request_timeout'
+          | 'conflict'
+          | 'insufficient_stock'
+          | 'payload_too_large'
+          | 'unsupported_media_type'
+          | 'rate_limited'
+          | 'request_header_fields_too_large'
+          | 'internal_error'
+          | 'unavailable';
         message: string;
         details?: {
           field: string;
@@ -1121,6 +1138,7 @@ export interface components {
       name: string;
       slug: string;
       description: string;
+      /** @enum {string} */
       status: 'active' | 'draft' | 'archived';
       price: string;
       compare_price: string | null;
@@ -1175,19 +1193,24 @@ export interface components {
     };
     InventoryLevel: {
       id: string;
-      /** @description `product` (default) or `variant` */
+      /**
+       * @description `product` (default) or `variant`
+       * @enum {string}
+       */
       type: 'product' | 'variant';
       product_id: string;
       variant_id: string | null;
       inventory: number;
       track_inventory: boolean;
       low_stock_threshold: number;
+      /** @enum {string} */
       stock_status: 'in_stock' | 'low_stock' | 'out_of_stock';
       variants?: {
         id: string;
         title: string;
         sku: string | null;
         inventory: number;
+        /** @enum {string} */
         stock_status: 'in_stock' | 'low_stock' | 'out_of_stock';
       }[];
     };
@@ -1195,6 +1218,7 @@ export interface components {
       id: string;
       code: string | null;
       title: string;
+      /** @enum {string} */
       type: 'percentage' | 'fixed_amount' | 'free_shipping';
       value: string;
       min_subtotal: string | null;
@@ -1213,9 +1237,19 @@ export interface components {
     OrderSummary: {
       id: string;
       order_number: string;
-      status: string;
-      payment_status: string;
-      fulfillment_status: string;
+      /** @enum {string} */
+      status: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+      /** @enum {string} */
+      payment_status:
+        | 'unpaid'
+        | 'pending'
+        | 'partially_paid'
+        | 'paid'
+        | 'partially_refunded'
+        | 'refunded'
+        | 'refund_due';
+      /** @enum {string} */
+      fulfillment_status: 'unfulfilled' | 'fulfilled';
       currency: string;
       subtotal: number;
       discount_amount: number;
@@ -1243,9 +1277,19 @@ export interface components {
       id: string;
       /** @description Per-store sequence from 1001, as a string */
       order_number: string;
-      status: string;
-      payment_status: string;
-      fulfillment_status: string;
+      /** @enum {string} */
+      status: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+      /** @enum {string} */
+      payment_status:
+        | 'unpaid'
+        | 'pending'
+        | 'partially_paid'
+        | 'paid'
+        | 'partially_refunded'
+        | 'refunded'
+        | 'refund_due';
+      /** @enum {string} */
+      fulfillment_status: 'unfulfilled' | 'fulfilled';
       currency: string;
       subtotal: number;
       discount_amount: number;
@@ -1311,10 +1355,16 @@ export interface components {
       amount: number;
       currency: string;
       reason: string | null;
-      /** @description pending: sent to the provider, not confirmed yet (its amount stays reserved); failed: refused by the provider (nothing refunded, nothing restocked) */
+      /**
+       * @description pending: sent to the provider, not confirmed yet (its amount stays reserved); failed: refused by the provider (nothing refunded, nothing restocked)
+       * @enum {string}
+       */
       status: 'succeeded' | 'pending' | 'failed';
-      /** @description manual, test_card or stripe */
-      provider: string;
+      /**
+       * @description manual, test_card or stripe
+       * @enum {string}
+       */
+      provider: 'manual' | 'test_card' | 'stripe';
       provider_refund_id: string | null;
       failure_reason: string | null;
       restocked: {
@@ -1327,7 +1377,16 @@ export interface components {
     Webhook: {
       id: string;
       url: string;
-      events: string[];
+      events: (
+        | 'order.created'
+        | 'order.paid'
+        | 'order.updated'
+        | 'order.cancelled'
+        | 'order.refunded'
+        | 'product.low_stock'
+        | 'product.out_of_stock'
+        | '*'
+      )[];
       description: string | null;
       active: boolean;
       /** Format: date-time */
@@ -1342,9 +1401,20 @@ export interface components {
       id: string;
       /** @description Stable across retries; sent as X-Webhook-Id */
       delivery_id: string;
-      event_type: string;
+      /** @enum {string} */
+      event_type:
+        | 'order.created'
+        | 'order.paid'
+        | 'order.updated'
+        | 'order.cancelled'
+        | 'order.refunded'
+        | 'product.low_stock'
+        | 'product.out_of_stock';
       attempt: number;
-      /** @description `pending`: this attempt failed and another is scheduled */
+      /**
+       * @description `pending`: this attempt failed and another is scheduled
+       * @enum {string}
+       */
       status: 'succeeded' | 'failed' | 'pending';
       status_code: number | null;
       /** @description The exact bytes posted */
@@ -1375,9 +1445,19 @@ export interface components {
     CustomerOrder: {
       id: string;
       orderNumber: string;
-      status: string;
-      paymentStatus: string;
-      fulfillmentStatus: string;
+      /** @enum {string} */
+      status: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+      /** @enum {string} */
+      paymentStatus:
+        | 'unpaid'
+        | 'pending'
+        | 'partially_paid'
+        | 'paid'
+        | 'partially_refunded'
+        | 'refunded'
+        | 'refund_due';
+      /** @enum {string} */
+      fulfillmentStatus: 'unfulfilled' | 'fulfilled';
       currency: string;
       subtotal: number;
       discountAmount: number;
@@ -1455,6 +1535,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1477,6 +1565,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1486,6 +1582,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1495,6 +1599,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1504,6 +1616,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -1526,6 +1667,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1537,6 +1686,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1546,6 +1703,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1555,6 +1720,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1564,6 +1737,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1573,6 +1754,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -1591,6 +1801,7 @@ export interface operations {
         /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
         cursor?: string;
         status?: 'active' | 'draft' | 'archived';
+        /** @description Products in this category */
         category_id?: string;
         /** @description Matches name or SKU, case-insensitive */
         q?: string;
@@ -1604,6 +1815,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1626,6 +1845,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1635,6 +1862,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1644,6 +1879,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1653,6 +1896,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -1664,7 +1936,10 @@ export interface operations {
   createProduct: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any unique string (a UUID): the same key and body within 24 h returns the first answer and creates nothing new; the same key with another body is 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1676,6 +1951,7 @@ export interface operations {
           price: string | number;
           slug?: string;
           description?: string;
+          /** @enum {string} */
           status?: 'active' | 'draft' | 'archived';
           compare_price?: (string | number) | null;
           sku?: string | null;
@@ -1687,7 +1963,10 @@ export interface operations {
             url: string;
             alt?: string | null;
             is_primary?: boolean;
-            /** @description `video` stores the URL as given (never downloaded) */
+            /**
+             * @description `video` stores the URL as given (never downloaded)
+             * @enum {string}
+             */
             media_type?: 'image' | 'video';
           }[];
           /** @description Fetch images, convert to WebP and re-host them (default false) */
@@ -1716,6 +1995,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1729,6 +2016,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1738,6 +2033,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1747,6 +2050,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1756,6 +2067,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1765,6 +2084,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1774,6 +2101,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1783,6 +2118,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -1805,6 +2169,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1816,6 +2188,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1825,6 +2205,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1834,6 +2222,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1843,6 +2239,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1852,6 +2256,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -1874,6 +2307,14 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content?: never;
@@ -1881,6 +2322,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1890,6 +2339,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1899,6 +2356,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1908,6 +2373,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1917,6 +2390,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1926,6 +2407,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1935,6 +2424,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -1958,6 +2476,7 @@ export interface operations {
           name?: string;
           slug?: string;
           description?: string;
+          /** @enum {string} */
           status?: 'active' | 'draft' | 'archived';
           /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
           price?: string | number;
@@ -1971,7 +2490,10 @@ export interface operations {
             url: string;
             alt?: string | null;
             is_primary?: boolean;
-            /** @description `video` stores the URL as given (never downloaded) */
+            /**
+             * @description `video` stores the URL as given (never downloaded)
+             * @enum {string}
+             */
             media_type?: 'image' | 'video';
           }[];
           /** @description Fetch images, convert to WebP and re-host them (default false) */
@@ -2000,6 +2522,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2011,6 +2541,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2020,6 +2558,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2029,6 +2575,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2038,6 +2592,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2047,6 +2609,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2056,6 +2626,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2065,6 +2643,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2074,6 +2660,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2101,6 +2716,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2122,6 +2745,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2131,6 +2762,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2140,6 +2779,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2149,6 +2796,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2179,6 +2855,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2190,6 +2874,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2199,6 +2891,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2208,6 +2908,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2217,6 +2925,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2226,6 +2942,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2235,6 +2959,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2244,6 +2976,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2266,6 +3027,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2277,6 +3046,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2286,6 +3063,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2295,6 +3080,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2304,6 +3097,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2313,6 +3114,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2335,6 +3165,14 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content?: never;
@@ -2342,6 +3180,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2351,6 +3197,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2360,6 +3214,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2369,6 +3231,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2378,6 +3248,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2387,6 +3265,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2396,6 +3282,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2428,6 +3343,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2439,6 +3362,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2448,6 +3379,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2457,6 +3396,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2466,6 +3413,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2475,6 +3430,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2484,6 +3447,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2493,6 +3464,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2502,6 +3481,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2527,6 +3535,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2538,6 +3554,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2547,6 +3571,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2556,6 +3588,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2565,6 +3605,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2574,6 +3622,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2594,7 +3671,10 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
-          /** @description `product` (default) or `variant` */
+          /**
+           * @description `product` (default) or `variant`
+           * @enum {string}
+           */
           type?: 'product' | 'variant';
           /** @description Non-zero integer change to apply */
           adjustment: number;
@@ -2606,17 +3686,29 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             data: {
               id: string;
-              /** @description `product` (default) or `variant` */
+              /**
+               * @description `product` (default) or `variant`
+               * @enum {string}
+               */
               type: 'product' | 'variant';
               previous: number;
               adjustment: number;
               inventory: number;
+              /** @enum {string} */
               stock_status: 'in_stock' | 'low_stock' | 'out_of_stock';
             };
           };
@@ -2625,6 +3717,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2634,6 +3734,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2643,6 +3751,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2652,6 +3768,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2661,6 +3785,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2670,6 +3802,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2679,6 +3819,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2688,6 +3836,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2713,6 +3890,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2735,6 +3920,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2744,6 +3937,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2753,6 +3954,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2762,6 +3971,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2771,6 +3988,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2799,6 +4045,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2820,6 +4074,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2829,6 +4091,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2838,6 +4108,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2847,6 +4125,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2858,7 +4165,10 @@ export interface operations {
   createDiscount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any unique string (a UUID): the same key and body within 24 h returns the first answer and creates nothing new; the same key with another body is 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2868,6 +4178,7 @@ export interface operations {
           code?: string | null;
           /** @description Required for an automatic discount; defaults to the code */
           title?: string;
+          /** @enum {string} */
           type: 'percentage' | 'fixed_amount' | 'free_shipping';
           /** @description percentage: a percent above 0 and at most 100, up to 2 decimals ("15", "12.5"); fixed_amount: an amount in the store currency ("5.00"); free_shipping: 0 or omitted */
           value?: string | number;
@@ -2890,6 +4201,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2901,6 +4220,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2910,6 +4237,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2919,6 +4254,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2928,6 +4271,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2937,6 +4288,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2946,6 +4305,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2955,6 +4322,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -2977,6 +4373,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2988,6 +4392,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2997,6 +4409,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3006,6 +4426,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3015,6 +4443,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3024,6 +4460,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3046,6 +4511,14 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content?: never;
@@ -3053,6 +4526,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3062,6 +4543,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3071,6 +4560,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3080,6 +4577,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3089,6 +4594,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3098,6 +4611,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3107,6 +4628,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3129,6 +4679,7 @@ export interface operations {
         'application/json': {
           code?: string | null;
           title?: string;
+          /** @enum {string} */
           type?: 'percentage' | 'fixed_amount' | 'free_shipping';
           /** @description percentage: a percent above 0 and at most 100, up to 2 decimals ("15", "12.5"); fixed_amount: an amount in the store currency ("5.00"); free_shipping: 0 or omitted */
           value?: string | number;
@@ -3148,6 +4699,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3159,6 +4718,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3168,6 +4735,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3177,6 +4752,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3186,6 +4769,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3195,6 +4786,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3204,6 +4803,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3213,6 +4820,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3222,6 +4837,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3249,6 +4893,7 @@ export interface operations {
           | 'refunded'
           | 'refund_due';
         fulfillment_status?: 'unfulfilled' | 'fulfilled';
+        /** @description This customer's orders */
         customer_id?: string;
         /** @description Inclusive, ISO 8601 */
         created_from?: string;
@@ -3266,6 +4911,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3288,6 +4941,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3297,6 +4958,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3306,6 +4975,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3315,6 +4992,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3326,7 +5032,10 @@ export interface operations {
   createOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any unique string (a UUID): the same key and body within 24 h returns the first answer and creates nothing new; the same key with another body is 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -3371,6 +5080,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3382,6 +5099,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3391,6 +5116,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3400,6 +5133,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3409,6 +5150,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3418,6 +5167,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3427,6 +5184,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3436,6 +5201,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3458,6 +5252,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3469,6 +5271,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3478,6 +5288,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3487,6 +5305,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3496,6 +5322,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3505,6 +5339,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3525,6 +5388,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @enum {string} */
           status?: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
           notes?: string | null;
           shipping_address?: {
@@ -3546,6 +5410,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3557,6 +5429,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3566,6 +5446,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3575,6 +5463,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3584,6 +5480,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3593,6 +5497,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3602,6 +5514,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3611,6 +5531,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3620,6 +5548,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3661,6 +5618,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3691,6 +5656,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3700,6 +5673,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3709,6 +5690,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3718,6 +5707,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3727,6 +5724,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3736,6 +5741,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3745,6 +5758,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3754,6 +5775,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3784,6 +5834,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3795,6 +5853,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3804,6 +5870,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3813,6 +5887,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3822,6 +5904,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3831,6 +5921,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3840,6 +5938,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3849,6 +5955,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3858,6 +5972,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3888,6 +6031,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3899,6 +6050,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3908,6 +6067,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3917,6 +6084,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3926,6 +6101,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3935,6 +6118,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3944,6 +6135,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3953,6 +6152,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -3962,6 +6169,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -3992,6 +6228,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4003,6 +6247,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4012,6 +6264,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4021,6 +6281,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4030,6 +6298,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4039,6 +6315,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4048,6 +6332,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4057,6 +6349,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4066,6 +6366,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4093,6 +6422,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4114,6 +6451,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4123,6 +6468,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4132,6 +6485,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4141,6 +6502,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4150,6 +6519,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4161,7 +6559,10 @@ export interface operations {
   createRefund: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any unique string (a UUID): the same key and body within 24 h returns the first answer and creates nothing new; the same key with another body is 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -4185,6 +6586,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4196,6 +6605,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4205,6 +6622,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4214,6 +6639,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4223,6 +6656,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4232,6 +6673,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4241,6 +6690,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4250,6 +6707,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4259,6 +6724,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4292,6 +6786,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4302,7 +6804,8 @@ export interface operations {
               from: string;
               /** Format: date */
               to: string;
-              interval: string;
+              /** @enum {string} */
+              interval: 'day' | 'week' | 'month';
               totals: {
                 /** @description Money paid on the orders of the period that are not cancelled */
                 revenue: number;
@@ -4381,6 +6884,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4390,6 +6901,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4399,6 +6918,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4408,6 +6935,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4433,6 +6989,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4454,6 +7018,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4463,6 +7035,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4472,6 +7052,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4481,6 +7069,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4492,7 +7109,10 @@ export interface operations {
   createWebhook: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any unique string (a UUID): the same key and body within 24 h returns the first answer and creates nothing new; the same key with another body is 409 */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -4520,6 +7140,14 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4527,7 +7155,16 @@ export interface operations {
             data: {
               id: string;
               url: string;
-              events: string[];
+              events: (
+                | 'order.created'
+                | 'order.paid'
+                | 'order.updated'
+                | 'order.cancelled'
+                | 'order.refunded'
+                | 'product.low_stock'
+                | 'product.out_of_stock'
+                | '*'
+              )[];
               description: string | null;
               active: boolean;
               /** Format: date-time */
@@ -4546,6 +7183,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4555,6 +7200,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4564,6 +7217,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4573,6 +7234,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4582,6 +7251,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4591,6 +7268,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4600,6 +7285,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4622,6 +7336,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4633,6 +7355,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4642,6 +7372,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4651,6 +7389,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4660,6 +7406,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4669,6 +7423,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4691,6 +7474,14 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content?: never;
@@ -4698,6 +7489,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4707,6 +7506,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4716,6 +7523,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4725,6 +7540,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4734,6 +7557,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4743,6 +7574,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4752,6 +7591,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4794,6 +7662,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4805,6 +7681,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4814,6 +7698,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4823,6 +7715,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4832,6 +7732,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4841,6 +7749,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4850,6 +7766,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4859,6 +7783,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4881,6 +7834,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4888,7 +7849,16 @@ export interface operations {
             data: {
               id: string;
               url: string;
-              events: string[];
+              events: (
+                | 'order.created'
+                | 'order.paid'
+                | 'order.updated'
+                | 'order.cancelled'
+                | 'order.refunded'
+                | 'product.low_stock'
+                | 'product.out_of_stock'
+                | '*'
+              )[];
               description: string | null;
               active: boolean;
               /** Format: date-time */
@@ -4907,6 +7877,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4916,6 +7894,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4925,6 +7911,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4934,6 +7928,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4943,6 +7945,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4952,6 +7962,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -4961,6 +7979,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -4989,6 +8036,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5010,6 +8065,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5019,6 +8082,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5028,6 +8099,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5037,6 +8116,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5046,6 +8133,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5066,6 +8182,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @enum {string} */
           event:
             | 'order.created'
             | 'order.paid'
@@ -5081,6 +8198,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5092,6 +8217,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5101,6 +8234,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5110,6 +8251,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5119,6 +8268,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5128,6 +8285,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5137,6 +8302,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5146,6 +8319,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5169,6 +8371,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5180,6 +8390,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5189,6 +8407,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5198,6 +8424,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5207,6 +8441,14 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5216,6 +8458,14 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5225,6 +8475,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5234,6 +8492,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5243,6 +8509,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5263,6 +8558,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5274,6 +8577,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5283,6 +8594,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5292,6 +8611,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5301,6 +8628,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5332,6 +8688,14 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5343,6 +8707,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5352,6 +8724,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5361,6 +8741,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5370,6 +8758,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5379,6 +8775,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5388,6 +8792,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5408,6 +8841,14 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content?: never;
@@ -5415,6 +8856,14 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5424,6 +8873,14 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5433,6 +8890,14 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5442,6 +8907,14 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5451,6 +8924,14 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -5460,6 +8941,35 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5489,6 +8999,8 @@ export interface operations {
       /** @description Default Response */
       202: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5503,6 +9015,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5512,6 +9026,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5521,6 +9037,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5530,6 +9048,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5539,6 +9059,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5569,6 +9106,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5585,6 +9124,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5594,6 +9135,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5603,6 +9146,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5612,6 +9157,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5621,6 +9168,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5630,6 +9179,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5650,6 +9216,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5661,6 +9229,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5670,6 +9240,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5679,6 +9251,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5707,6 +9296,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5718,6 +9309,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5727,6 +9320,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5736,6 +9331,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5745,6 +9342,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5754,6 +9353,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5763,6 +9364,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5783,6 +9401,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5806,6 +9426,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5815,6 +9437,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5824,6 +9448,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5858,6 +9499,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5881,6 +9524,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5890,6 +9535,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5899,6 +9546,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5908,6 +9557,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5917,6 +9568,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5926,6 +9579,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -5948,6 +9618,8 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content?: never;
@@ -5955,6 +9627,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5964,6 +9638,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5973,6 +9649,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5982,6 +9660,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -5991,6 +9671,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6000,6 +9682,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6022,6 +9721,8 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content?: never;
@@ -6029,6 +9730,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6038,6 +9741,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6047,6 +9752,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6056,6 +9763,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6065,6 +9774,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6074,6 +9785,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6083,6 +9796,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6103,6 +9833,8 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content?: never;
@@ -6110,6 +9842,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6119,6 +9853,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6128,6 +9864,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6137,6 +9875,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6146,6 +9886,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6155,6 +9897,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6180,6 +9939,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6187,9 +9948,19 @@ export interface operations {
             data: {
               id: string;
               orderNumber: string;
-              status: string;
-              paymentStatus: string;
-              fulfillmentStatus: string;
+              /** @enum {string} */
+              status: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+              /** @enum {string} */
+              paymentStatus:
+                | 'unpaid'
+                | 'pending'
+                | 'partially_paid'
+                | 'paid'
+                | 'partially_refunded'
+                | 'refunded'
+                | 'refund_due';
+              /** @enum {string} */
+              fulfillmentStatus: 'unfulfilled' | 'fulfilled';
               total: number;
               itemCount: number;
               /** Format: date-time */
@@ -6211,6 +9982,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6220,6 +9993,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6229,6 +10004,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6251,6 +10043,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6262,6 +10056,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6271,6 +10067,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6280,6 +10078,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6289,6 +10089,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6309,6 +10126,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6328,6 +10147,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6337,6 +10158,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6346,6 +10169,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6372,6 +10212,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6386,6 +10228,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6400,6 +10244,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6409,6 +10255,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6418,6 +10266,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6427,6 +10277,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6436,6 +10288,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6445,6 +10299,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6471,6 +10342,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6485,6 +10358,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6494,6 +10369,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6503,6 +10380,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6512,6 +10391,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6521,6 +10402,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6530,6 +10413,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6552,6 +10452,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6566,6 +10468,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6575,6 +10479,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6584,6 +10490,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6593,6 +10501,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6615,6 +10540,8 @@ export interface operations {
       /** @description Default Response */
       204: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content?: never;
@@ -6622,6 +10549,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6631,6 +10560,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6640,6 +10571,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6649,6 +10582,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6658,6 +10593,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6667,6 +10604,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6676,6 +10615,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6696,6 +10652,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6748,6 +10706,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6757,6 +10717,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6766,6 +10728,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6775,6 +10739,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6794,6 +10775,7 @@ export interface operations {
       content: {
         'application/json': {
           token: string;
+          /** @enum {string} */
           platform: 'ios' | 'android' | 'web';
           appVersion?: string | null;
           deviceName?: string | null;
@@ -6804,6 +10786,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6825,6 +10809,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6846,6 +10832,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6855,6 +10843,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6864,6 +10854,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6873,6 +10865,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6882,6 +10876,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6891,6 +10887,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6911,6 +10924,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6926,6 +10941,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6935,6 +10952,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6944,6 +10963,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -6972,6 +11008,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6987,6 +11025,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -6996,6 +11036,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7005,6 +11047,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7014,6 +11058,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7023,6 +11069,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7032,6 +11080,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -7075,6 +11140,7 @@ export interface operations {
             phone?: string | null;
           } | null;
           couponCode?: string | null;
+          /** @enum {string} */
           paymentMethod: 'manual' | 'test_card' | 'stripe';
           cardToken?: string | null;
           notes?: string | null;
@@ -7085,6 +11151,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7114,6 +11182,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7123,6 +11193,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7132,6 +11204,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7141,6 +11215,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7150,6 +11226,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7159,6 +11237,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7168,6 +11248,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -7179,7 +11276,10 @@ export interface operations {
   checkout: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any unique string (a UUID): the same key and body within 24 h returns the first answer and creates nothing new; the same key with another body is 409 */
+        'Idempotency-Key'?: string;
+      };
       path: {
         slug: string;
       };
@@ -7211,6 +11311,7 @@ export interface operations {
             phone?: string | null;
           } | null;
           couponCode?: string | null;
+          /** @enum {string} */
           paymentMethod: 'manual' | 'test_card' | 'stripe';
           cardToken?: string | null;
           notes?: string | null;
@@ -7221,6 +11322,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7228,9 +11331,19 @@ export interface operations {
             data: {
               id: string;
               orderNumber: string;
-              status: string;
-              paymentStatus: string;
-              fulfillmentStatus: string;
+              /** @enum {string} */
+              status: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+              /** @enum {string} */
+              paymentStatus:
+                | 'unpaid'
+                | 'pending'
+                | 'partially_paid'
+                | 'paid'
+                | 'partially_refunded'
+                | 'refunded'
+                | 'refund_due';
+              /** @enum {string} */
+              fulfillmentStatus: 'unfulfilled' | 'fulfilled';
               currency: string;
               subtotal: number;
               discountAmount: number;
@@ -7294,6 +11407,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7303,6 +11418,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7312,6 +11429,8 @@ export interface operations {
       /** @description `payment_declined`: the payment was declined; nothing was created */
       402: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7321,6 +11440,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7330,6 +11451,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7339,6 +11462,8 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7348,6 +11473,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7357,6 +11484,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7366,6 +11495,10 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -7375,6 +11508,10 @@ export interface operations {
       /** @description `unavailable`: the payment provider (Stripe) cannot be reached; the order was cancelled and its stock released */
       503: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -7408,6 +11545,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7460,6 +11599,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7469,6 +11610,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7478,6 +11621,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7487,6 +11632,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7496,6 +11643,8 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7505,6 +11654,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7514,6 +11665,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7523,6 +11676,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -7546,6 +11716,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7598,6 +11770,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7607,6 +11781,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7616,6 +11792,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7625,6 +11803,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7634,6 +11814,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -7676,6 +11873,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7728,6 +11927,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7737,6 +11938,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7746,6 +11949,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7755,6 +11960,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7764,6 +11971,8 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7773,6 +11982,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7782,6 +11993,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7791,6 +12004,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -7822,6 +12052,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7874,6 +12106,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7883,6 +12117,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7892,6 +12128,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7901,6 +12139,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7910,6 +12150,8 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7919,6 +12161,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7928,6 +12172,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -7937,6 +12183,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -7961,6 +12224,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8013,6 +12278,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8022,6 +12289,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8031,6 +12300,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8040,6 +12311,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8049,6 +12322,8 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8058,6 +12333,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8067,6 +12344,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8076,6 +12355,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -8107,6 +12403,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8159,6 +12457,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8168,6 +12468,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8177,6 +12479,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8186,6 +12490,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8195,6 +12501,8 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8204,6 +12512,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8213,6 +12523,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8222,6 +12534,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -8243,6 +12572,7 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @enum {string} */
           paymentMethod: 'manual' | 'test_card' | 'stripe';
           cardToken?: string | null;
         };
@@ -8252,6 +12582,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8259,9 +12591,19 @@ export interface operations {
             data: {
               id: string;
               orderNumber: string;
-              status: string;
-              paymentStatus: string;
-              fulfillmentStatus: string;
+              /** @enum {string} */
+              status: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+              /** @enum {string} */
+              paymentStatus:
+                | 'unpaid'
+                | 'pending'
+                | 'partially_paid'
+                | 'paid'
+                | 'partially_refunded'
+                | 'refunded'
+                | 'refund_due';
+              /** @enum {string} */
+              fulfillmentStatus: 'unfulfilled' | 'fulfilled';
               currency: string;
               subtotal: number;
               discountAmount: number;
@@ -8325,6 +12667,8 @@ export interface operations {
       /** @description Default Response */
       201: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8332,9 +12676,19 @@ export interface operations {
             data: {
               id: string;
               orderNumber: string;
-              status: string;
-              paymentStatus: string;
-              fulfillmentStatus: string;
+              /** @enum {string} */
+              status: 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
+              /** @enum {string} */
+              paymentStatus:
+                | 'unpaid'
+                | 'pending'
+                | 'partially_paid'
+                | 'paid'
+                | 'partially_refunded'
+                | 'refunded'
+                | 'refund_due';
+              /** @enum {string} */
+              fulfillmentStatus: 'unfulfilled' | 'fulfilled';
               currency: string;
               subtotal: number;
               discountAmount: number;
@@ -8398,6 +12752,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8407,6 +12763,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8416,6 +12774,8 @@ export interface operations {
       /** @description `payment_declined`: the payment was declined; nothing was created */
       402: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8425,6 +12785,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8434,6 +12796,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8443,6 +12807,8 @@ export interface operations {
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8452,6 +12818,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8461,6 +12829,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8470,6 +12840,10 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -8479,6 +12853,10 @@ export interface operations {
       /** @description `unavailable`: the payment provider (Stripe) cannot be reached; the order was cancelled and its stock released */
       503: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -8501,6 +12879,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8528,6 +12908,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8537,6 +12919,21 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -8568,6 +12965,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8597,6 +12996,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8606,6 +13007,21 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -8629,6 +13045,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8678,6 +13096,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8687,6 +13107,21 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -8714,6 +13149,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8741,6 +13178,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8750,6 +13189,21 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -8772,6 +13226,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8786,6 +13242,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8795,6 +13253,21 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
@@ -8824,6 +13297,8 @@ export interface operations {
       /** @description Default Response */
       200: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8838,6 +13313,8 @@ export interface operations {
       /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
       400: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8847,6 +13324,8 @@ export interface operations {
       /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
       401: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8856,6 +13335,8 @@ export interface operations {
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8865,6 +13346,8 @@ export interface operations {
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8874,6 +13357,8 @@ export interface operations {
       /** @description `payload_too_large`: the body is over 1 MiB */
       413: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8883,6 +13368,8 @@ export interface operations {
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
           [name: string]: unknown;
         };
         content: {
@@ -8892,6 +13379,23 @@ export interface operations {
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
           [name: string]: unknown;
         };
         content: {
