@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { withHttpConventions } from './platform/http/openapi-conventions.js';
 
 /**
  * /docs (swagger-ui) as strict as /admin: its scripts, styles and fonts from this origin only (no
@@ -19,25 +20,6 @@ const DOCS_CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
-/**
- * The `servers` entry of the OpenAPI document: PUBLIC_URL, the address clients use. A local
- * development address (the default `http://localhost:PORT`) names nothing to whoever reads a
- * published document or generates a client from it, so it becomes `/`: relative to where the
- * document is served, which is that same server when it comes from /openapi.json.
- */
-export function documentServer(publicUrl: string): { url: string; description: string } {
-  const host = new URL(publicUrl).hostname;
-  const local =
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    /^127\./.test(host) ||
-    host === '[::1]' ||
-    host === '0.0.0.0';
-  return local
-    ? { url: '/', description: 'The server that serves this document' }
-    : { url: publicUrl, description: 'This deployment (PUBLIC_URL)' };
-}
-
 /** The OpenAPI 3.1 document (built from the route schemas) and its page at /docs. */
 export async function installApiDocs(server: FastifyInstance, publicUrl: string): Promise<void> {
   await server.register(swagger, {
@@ -50,7 +32,9 @@ export async function installApiDocs(server: FastifyInstance, publicUrl: string)
           'Merchant REST API (`/api/v1`, header `X-API-Key`), storefront, customer and mobile endpoints of Emporium.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
-      servers: [documentServer(publicUrl)],
+      // PUBLIC_URL, the address clients call: a generated client needs an absolute base URL (a
+      // relative `/` is unusable outside a browser).
+      servers: [{ url: publicUrl, description: 'This deployment (PUBLIC_URL)' }],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -60,6 +44,8 @@ export async function installApiDocs(server: FastifyInstance, publicUrl: string)
         },
       },
     },
+    transformObject: (built) =>
+      'openapiObject' in built ? withHttpConventions(built.openapiObject) : built.swaggerObject,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   await server.register(swaggerUi, { routePrefix: '/docs', staticCSP: DOCS_CONTENT_SECURITY_POLICY });

@@ -8,8 +8,15 @@ import { openApiDocument } from '../../src/openapi-document.js';
  * The document `emporium openapi` prints (and /openapi.json serves), built from the route schemas
  * without a database, linted with Redocly's `recommended` ruleset: the typed SDK is generated from it.
  */
+interface Schema {
+  enum?: unknown[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+}
 interface Operation {
   operationId?: string;
+  parameters?: { name: string; in: string }[];
+  'x-idempotent'?: boolean;
   responses?: Record<string, unknown>;
   security?: unknown[];
 }
@@ -59,7 +66,10 @@ describe('the OpenAPI document', () => {
   it.each(Object.keys(environments))(
     'lints clean with the recommended rules, no error and no warning (%s)',
     async (label) => {
-      const config = await createConfig({ extends: ['recommended'] });
+      // Without PUBLIC_URL the server is the development default, http://localhost:PORT, which is
+      // what that install's clients call; the rule is for published documents (the deployed one).
+      const rules = label === 'local' ? { 'no-server-example.com': 'off' as const } : undefined;
+      const config = await createConfig({ extends: ['recommended'], rules });
       const problems = await lintFromString({
         source: JSON.stringify(documents[label]),
         absoluteRef: 'openapi.json',
@@ -69,9 +79,90 @@ describe('the OpenAPI document', () => {
     },
   );
 
-  it('names PUBLIC_URL as the server, or the serving host itself for a local address', () => {
+  it('names PUBLIC_URL as the server, local or not (a generated client needs an absolute URL)', () => {
     expect(documents.deployed?.servers).toEqual([expect.objectContaining({ url: 'https://shop.acme.test' })]);
-    expect(documents.local?.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(documents.local?.servers).toEqual([expect.objectContaining({ url: loadConfig({}).publicUrl })]);
+    expect(loadConfig({}).publicUrl).toMatch(/^http:\/\/localhost:\d+$/);
+  });
+
+  it('declares Idempotency-Key as a header parameter of exactly the operations that honour it', () => {
+    const withKey = operations.filter(({ operation }) =>
+      (operation.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key'),
+    );
+    const honouring = operations.filter(({ operation }) => operation['x-idempotent'] === true);
+    expect(withKey.map(name)).toEqual(honouring.map(name));
+    expect(withKey.map(name)).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/products',
+        'POST /api/v1/orders',
+        'POST /api/v1/orders/{id}/refunds',
+        'POST /api/v1/discounts',
+        'POST /api/v1/webhooks',
+        'POST /api/storefront/{slug}/checkout',
+      ]),
+    );
+  });
+
+  it('declares X-Request-Id on every response, X-RateLimit-* on /api/v1, Retry-After on 429 and 503', () => {
+    const missing = operations.flatMap((entry) => {
+      const responses = Object.entries(entry.operation.responses ?? {});
+      const statuses = responses.map(([status]) => status);
+      const problems = statuses.includes('503') ? [] : [`${name(entry)}: no 503`];
+      for (const [status, response] of responses) {
+        const expected = ['X-Request-Id'];
+        if (entry.path.startsWith('/api/v1/'))
+          expected.push('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+        if (status === '429' || status === '503') expected.push('Retry-After');
+        const declared = Object.keys((response as { headers?: object }).headers ?? {});
+        for (const header of expected.filter((h) => !declared.includes(h)))
+          problems.push(`${name(entry)} ${status} ${header}`);
+      }
+      return problems;
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('says a fixed set of strings as one enum, in requests and answers alike', () => {
+    // A union of literals (anyOf of consts) fails validation once per literal and reads poorly.
+    const unions: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) {
+        for (const [i, child] of node.entries()) walk(child, `${at}/${i}`);
+        return;
+      }
+      if (node === null || typeof node !== 'object') return;
+      const anyOf = (node as { anyOf?: unknown[] }).anyOf;
+      if (anyOf?.length && anyOf.every((option) => (option as { const?: unknown })?.const !== undefined))
+        unions.push(at);
+      for (const [key, child] of Object.entries(node)) walk(child, `${at}/${key}`);
+    };
+    walk(document, '#');
+    expect(unions).toEqual([]);
+    const schemas = (document.components as { schemas: Record<string, Schema> }).schemas;
+    const enumOf = (schema: Schema | undefined, ...path: string[]) => {
+      let at = schema;
+      for (const key of path) at = key === '[]' ? at?.items : at?.properties?.[key];
+      return at?.enum;
+    };
+    const order = schemas.Order;
+    expect(enumOf(order, 'status')).toEqual(['pending', 'processing', 'on_hold', 'completed', 'cancelled']);
+    expect(enumOf(order, 'payment_status')).toContain('partially_refunded');
+    expect(enumOf(order, 'fulfillment_status')).toEqual(['unfulfilled', 'fulfilled']);
+    expect(enumOf(schemas.OrderSummary, 'payment_status')).toContain('paid');
+    expect(enumOf(schemas.CustomerOrder, 'paymentStatus')).toContain('paid');
+    expect(enumOf(schemas.CustomerOrder, 'fulfillmentStatus')).toEqual(['unfulfilled', 'fulfilled']);
+    expect(enumOf(schemas.Webhook, 'events', '[]')).toContain('order.created');
+    expect(enumOf(schemas.DeliveryAttempt, 'event_type')).toContain('order.refunded');
+    expect(enumOf(schemas.Refund, 'provider')).toEqual(['manual', 'test_card', 'stripe']);
+    expect(enumOf(schemas.ErrorBody, 'error', 'code')).toEqual(expect.arrayContaining(['invalid_request']));
+    const analytics = document.paths['/api/v1/analytics']?.get?.responses?.['200'] as {
+      content: { 'application/json': { schema: Schema } };
+    };
+    expect(enumOf(analytics.content['application/json'].schema, 'data', 'interval')).toEqual([
+      'day',
+      'week',
+      'month',
+    ]);
   });
 
   it('names every operation with a unique camelCase operationId', () => {

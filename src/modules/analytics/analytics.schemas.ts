@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/envelopes.js';
 import { INTERVALS } from './periods.js';
 
 const LocalDate = (description: string) =>
@@ -10,13 +11,10 @@ export const AnalyticsQuery = Type.Object({
   ),
   to: Type.Optional(LocalDate('Last day (inclusive), in the store timezone; default: today')),
   interval: Type.Optional(
-    Type.Union(
-      INTERVALS.map((i) => Type.Literal(i)),
-      {
-        default: 'day',
-        description: 'Time-series buckets: days, ISO weeks (from Monday) or calendar months',
-      },
-    ),
+    StringEnum(INTERVALS, {
+      default: 'day',
+      description: 'Time-series buckets: days, ISO weeks (from Monday) or calendar months',
+    }),
   ),
 });
 
@@ -41,7 +39,7 @@ export const AnalyticsReport = Type.Object({
   currency: Type.String(),
   from: Type.String({ format: 'date' }),
   to: Type.String({ format: 'date' }),
-  interval: Type.String(),
+  interval: StringEnum(INTERVALS),
   totals: Type.Object(totalsFields),
   previous_period: Type.Object(
     { from: Type.String({ format: 'date' }), to: Type.String({ format: 'date' }), ...totalsFields },

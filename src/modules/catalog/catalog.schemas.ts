@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
 import { cursorQuery } from '../../platform/http/cursor.js';
-import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
+import { IdFilter, Nullable, PageQuery, StringEnum } from '../../platform/http/envelopes.js';
 import { MoneyInput } from '../../platform/http/money-input.js';
 import { SLUG_PATTERN } from './slug.js';
 
 export { MoneyInput };
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
-const Status = Type.Union([Type.Literal('active'), Type.Literal('draft'), Type.Literal('archived')]);
+const Status = StringEnum(['active', 'draft', 'archived']);
 const Slug = Type.String({ pattern: SLUG_PATTERN, maxLength: 100 });
 /** Names are trimmed when stored, so one made only of spaces would be empty. */
 const Name = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
@@ -18,7 +18,7 @@ const ImageInput = Type.Object(
     alt: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
     is_primary: Type.Optional(Type.Boolean()),
     media_type: Type.Optional(
-      Type.Union([Type.Literal('image'), Type.Literal('video')], {
+      StringEnum(['image', 'video'], {
         description: '`video` stores the URL as given (never downloaded)',
       }),
     ),
@@ -152,7 +152,7 @@ export const ProductListQuery = Type.Object({
   ...PageQuery,
   ...cursorQuery,
   status: Type.Optional(Status),
-  category_id: Type.Optional(Id),
+  category_id: Type.Optional(IdFilter('Products in this category')),
   q: Type.Optional(Type.String({ maxLength: 200, description: 'Matches name or SKU, case-insensitive' })),
 });
 
@@ -197,6 +197,6 @@ export const CategoryUpdateBody = Type.Partial(Type.Object(categoryFields, { add
 export const CategoryListQuery = Type.Object({
   ...PageQuery,
   parent_id: Type.Optional(
-    Type.String({ description: 'Children of this category; `root` for top-level ones' }),
+    IdFilter('Children of this category; `root` for top-level ones', { orLiteral: 'root' }),
   ),
 });

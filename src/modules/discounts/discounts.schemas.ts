@@ -1,15 +1,11 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
+import { Nullable, PageQuery, StringEnum } from '../../platform/http/envelopes.js';
 import { moneyInput } from '../../platform/http/money-input.js';
 
 /** Requests accept a decimal string ("5.00", "12.5") or a number; responses always use the string. */
 const decimalInput = moneyInput;
 const Id = Type.String({ minLength: 1, maxLength: 100 });
-const DiscountTypeSchema = Type.Union([
-  Type.Literal('percentage'),
-  Type.Literal('fixed_amount'),
-  Type.Literal('free_shipping'),
-]);
+const DiscountTypeSchema = StringEnum(['percentage', 'fixed_amount', 'free_shipping']);
 const Timestamp = Type.String({ format: 'date-time' });
 const Title = (description?: string) =>
   Type.String({ minLength: 1, maxLength: 255, pattern: '\\S', ...(description ? { description } : {}) });

@@ -1,11 +1,8 @@
 import { Type } from 'typebox';
+import { StringEnum } from '../../platform/http/envelopes.js';
 
-const StockStatus = Type.Union([
-  Type.Literal('in_stock'),
-  Type.Literal('low_stock'),
-  Type.Literal('out_of_stock'),
-]);
-const InventoryTypeSchema = Type.Union([Type.Literal('product'), Type.Literal('variant')], {
+const StockStatus = StringEnum(['in_stock', 'low_stock', 'out_of_stock']);
+const InventoryTypeSchema = StringEnum(['product', 'variant'], {
   description: '`product` (default) or `variant`',
 });
 

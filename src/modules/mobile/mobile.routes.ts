@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { DataEnvelope } from '../../platform/http/envelopes.js';
+import { DataEnvelope, StringEnum } from '../../platform/http/envelopes.js';
 import type { MobileService } from './mobile.service.js';
 
 const Preferences = Type.Object({
@@ -35,7 +35,7 @@ export const mobileRoutes: FastifyPluginAsyncTypebox<{ mobile: MobileService }> 
         body: Type.Object(
           {
             token: Type.String({ minLength: 1, maxLength: 4096 }),
-            platform: Type.Union([Type.Literal('ios'), Type.Literal('android'), Type.Literal('web')]),
+            platform: StringEnum(['ios', 'android', 'web']),
             appVersion: Type.Optional(Type.Union([Type.String({ maxLength: 50 }), Type.Null()])),
             deviceName: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
           },

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/envelopes.js';
+import { FulfillmentStatus, OrderStatus, PaymentStatus } from './order-status.schema.js';
 
 /** The order as its buyer sees it (checkout answer, customer account): camelCase. */
 const Nullish = (t: ReturnType<typeof Type.String>) => Nullable(t);
@@ -8,9 +9,9 @@ export const CustomerOrder = Type.Object(
   {
     id: Type.String(),
     orderNumber: Type.String(),
-    status: Type.String(),
-    paymentStatus: Type.String(),
-    fulfillmentStatus: Type.String(),
+    status: OrderStatus,
+    paymentStatus: PaymentStatus,
+    fulfillmentStatus: FulfillmentStatus,
     currency: Type.String(),
     subtotal: Type.Number(),
     discountAmount: Type.Number(),

@@ -9,15 +9,16 @@ import {
 } from '../../platform/http/envelopes.js';
 import { notFound } from '../../platform/http/errors.js';
 import { CustomerOrder } from './customer-order.schema.js';
+import { FulfillmentStatus, OrderStatus, PaymentStatus } from './order-status.schema.js';
 import { orderForCustomer, orderSummaryForCustomer } from './orders.serializers.js';
 import type { OrdersService } from './orders.service.js';
 
 const CustomerOrderSummary = Type.Object({
   id: Type.String(),
   orderNumber: Type.String(),
-  status: Type.String(),
-  paymentStatus: Type.String(),
-  fulfillmentStatus: Type.String(),
+  status: OrderStatus,
+  paymentStatus: PaymentStatus,
+  fulfillmentStatus: FulfillmentStatus,
   total: Type.Number(),
   itemCount: Type.Integer(),
   createdAt: Type.String({ format: 'date-time' }),

@@ -1,18 +1,11 @@
 import { Type } from 'typebox';
 import { cursorQuery } from '../../platform/http/cursor.js';
-import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
+import { IdFilter, Nullable, PageQuery, StringEnum } from '../../platform/http/envelopes.js';
 import { MoneyInput, moneyInput } from '../../platform/http/money-input.js';
-import { ORDER_STATUSES } from './order-state.js';
+import { FulfillmentStatus, OrderStatus, PaymentStatus, RefundProvider } from './order-status.schema.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Text = (maxLength: number) => Type.String({ maxLength });
-const OrderStatus = Type.Union(ORDER_STATUSES.map((s) => Type.Literal(s)));
-const PaymentStatus = Type.Union(
-  ['unpaid', 'pending', 'partially_paid', 'paid', 'partially_refunded', 'refunded', 'refund_due'].map((s) =>
-    Type.Literal(s),
-  ),
-);
-const FulfillmentStatus = Type.Union(['unfulfilled', 'fulfilled'].map((s) => Type.Literal(s)));
 
 export const AddressInput = Type.Object(
   {
@@ -144,7 +137,7 @@ export const OrderListQuery = Type.Object({
   status: Type.Optional(OrderStatus),
   payment_status: Type.Optional(PaymentStatus),
   fulfillment_status: Type.Optional(FulfillmentStatus),
-  customer_id: Type.Optional(Id),
+  customer_id: Type.Optional(IdFilter("This customer's orders")),
   created_from: Type.Optional(Type.String({ format: 'date-time', description: 'Inclusive, ISO 8601' })),
   created_to: Type.Optional(Type.String({ format: 'date-time', description: 'Exclusive, ISO 8601' })),
   q: Type.Optional(Type.String({ maxLength: 254, description: 'An order number, or an exact e-mail' })),
@@ -188,9 +181,9 @@ export const OrderSummary = Type.Object(
   {
     id: Type.String(),
     order_number: Type.String(),
-    status: Type.String(),
-    payment_status: Type.String(),
-    fulfillment_status: Type.String(),
+    status: OrderStatus,
+    payment_status: PaymentStatus,
+    fulfillment_status: FulfillmentStatus,
     currency: Type.String(),
     ...amounts,
     item_count: Type.Integer(),
@@ -205,9 +198,9 @@ export const Order = Type.Object(
   {
     id: Type.String(),
     order_number: Type.String({ description: 'Per-store sequence from 1001, as a string' }),
-    status: Type.String(),
-    payment_status: Type.String(),
-    fulfillment_status: Type.String(),
+    status: OrderStatus,
+    payment_status: PaymentStatus,
+    fulfillment_status: FulfillmentStatus,
     currency: Type.String(),
     ...amounts,
     coupon_code: Nullable(Type.String()),
@@ -281,11 +274,11 @@ export const Refund = Type.Object(
     amount: Type.Number(),
     currency: Type.String(),
     reason: Nullable(Type.String()),
-    status: Type.Union([Type.Literal('succeeded'), Type.Literal('pending'), Type.Literal('failed')], {
+    status: StringEnum(['succeeded', 'pending', 'failed'], {
       description:
         'pending: sent to the provider, not confirmed yet (its amount stays reserved); failed: refused by the provider (nothing refunded, nothing restocked)',
     }),
-    provider: Type.String({ description: 'manual, test_card or stripe' }),
+    provider: RefundProvider,
     provider_refund_id: Nullable(Type.String()),
     failure_reason: Nullable(Type.String()),
     restocked: Type.Array(Type.Object({ line_item_id: Type.String(), quantity: Type.Integer() })),

@@ -1,4 +1,5 @@
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
+import type { RefundProviderName } from './order-status.schema.js';
 import type { RefundRow } from './refunds.repository.js';
 
 const amountIn = (currency: string, minor: number) => toDecimalNumber(minor, currencyDecimals(currency));
@@ -12,7 +13,8 @@ export function refundForMerchant(refund: RefundRow, currency: string) {
     currency,
     reason: refund.reason,
     status: refund.status,
-    provider: refund.provider,
+    // The column is text; only the providers of payments/providers.ts write it.
+    provider: refund.provider as RefundProviderName,
     provider_refund_id: refund.provider_refund_id,
     failure_reason: refund.failure_reason,
     restocked: refund.restocked.map((r) => ({ line_item_id: r.line_item_id, quantity: r.quantity })),
@@ -29,7 +31,8 @@ export function refundForWebhook(refund: RefundRow, currency: string) {
     currency,
     reason: refund.reason,
     status: refund.status,
-    provider: refund.provider,
+    // The column is text; only the providers of payments/providers.ts write it.
+    provider: refund.provider as RefundProviderName,
     providerRefundId: refund.provider_refund_id,
     restocked: refund.restocked.map((r) => ({ lineItemId: r.line_item_id, quantity: r.quantity })),
     createdAt: refund.created_at.toISOString(),

@@ -1,12 +1,8 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../platform/http/envelopes.js';
+import { Nullable, StringEnum } from '../../platform/http/envelopes.js';
 
 /** One of PAYMENT_METHODS (providers.ts). */
-export const PaymentMethodSchema = Type.Union([
-  Type.Literal('manual'),
-  Type.Literal('test_card'),
-  Type.Literal('stripe'),
-]);
+export const PaymentMethodSchema = StringEnum(['manual', 'test_card', 'stripe']);
 
 export const StripeKeysBody = Type.Object(
   {
@@ -54,5 +50,5 @@ export const PaymentSessionSchema = Type.Object({
 
 export const StripeWebhookReceipt = Type.Object({
   received: Type.Boolean(),
-  outcome: Type.Union([Type.Literal('processed'), Type.Literal('replayed'), Type.Literal('ignored')]),
+  outcome: StringEnum(['processed', 'replayed', 'ignored']),
 });

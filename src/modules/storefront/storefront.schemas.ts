@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
+import { Nullable, PageQuery, StringEnum } from '../../platform/http/envelopes.js';
 import { MAX_JSON_DEPTH } from '../../platform/http/input-guard.js';
 import { StorefrontPayments } from '../payments/index.js';
 
@@ -26,14 +26,7 @@ export const StorefrontConfig = Type.Object({
 
 export const StorefrontProductQuery = Type.Object({
   ...PageQuery,
-  sort: Type.Optional(
-    Type.Union(
-      [Type.Literal('newest'), Type.Literal('price_asc'), Type.Literal('price_desc'), Type.Literal('name')],
-      {
-        default: 'newest',
-      },
-    ),
-  ),
+  sort: Type.Optional(StringEnum(['newest', 'price_asc', 'price_desc', 'name'], { default: 'newest' })),
   category: Type.Optional(Type.String({ maxLength: 100, description: 'Category slug' })),
   q: Type.Optional(Type.String({ maxLength: 200 })),
 });

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable } from '../../platform/http/envelopes.js';
+import { Nullable, StringEnum } from '../../platform/http/envelopes.js';
 import { MoneyInput } from '../../platform/http/money-input.js';
 import { SCOPES } from '../../platform/http/scopes.js';
 
@@ -84,7 +84,7 @@ export const ApiKey = Type.Object({
 export const ApiKeyCreateBody = Type.Object(
   {
     name: Type.Optional(Type.String({ maxLength: 100 })),
-    scopes: Type.Array(Type.Union(SCOPES.map((s) => Type.Literal(s))), {
+    scopes: Type.Array(StringEnum(SCOPES), {
       minItems: 1,
       uniqueItems: true,
     }),

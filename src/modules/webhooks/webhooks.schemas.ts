@@ -1,10 +1,11 @@
 import { Type } from 'typebox';
-import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
+import { Nullable, PageQuery, StringEnum } from '../../platform/http/envelopes.js';
 import { WEBHOOK_EVENTS } from './events.js';
 
-const EventName = Type.Union([...WEBHOOK_EVENTS.map((e) => Type.Literal(e)), Type.Literal('*')], {
+const EventName = StringEnum([...WEBHOOK_EVENTS, '*'], {
   description: 'An event name, or `*` for all events',
 });
+const DELIVERY_STATUSES = ['succeeded', 'failed', 'pending'] as const;
 const Url = Type.String({
   minLength: 1,
   maxLength: 2048,
@@ -34,7 +35,7 @@ export const WebhookUpdateBody = Type.Object(
 const webhookFields = {
   id: Type.String(),
   url: Type.String(),
-  events: Type.Array(Type.String()),
+  events: Type.Array(EventName),
   description: Nullable(Type.String()),
   active: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
@@ -55,9 +56,9 @@ export const DeliveryAttempt = Type.Object(
   {
     id: Type.String(),
     delivery_id: Type.String({ description: 'Stable across retries; sent as X-Webhook-Id' }),
-    event_type: Type.String(),
+    event_type: StringEnum(WEBHOOK_EVENTS),
     attempt: Type.Integer(),
-    status: Type.Union([Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('pending')], {
+    status: StringEnum(DELIVERY_STATUSES, {
       description: '`pending`: this attempt failed and another is scheduled',
     }),
     status_code: Nullable(Type.Integer()),
@@ -73,15 +74,10 @@ export const DeliveryAttempt = Type.Object(
 
 export const DeliveryListQuery = Type.Object({
   ...PageQuery,
-  status: Type.Optional(
-    Type.Union([Type.Literal('succeeded'), Type.Literal('failed'), Type.Literal('pending')]),
-  ),
+  status: Type.Optional(StringEnum(DELIVERY_STATUSES)),
 });
 
-export const TestBody = Type.Object(
-  { event: Type.Union(WEBHOOK_EVENTS.map((e) => Type.Literal(e))) },
-  { additionalProperties: false },
-);
+export const TestBody = Type.Object({ event: StringEnum(WEBHOOK_EVENTS) }, { additionalProperties: false });
 
 export const DeliveryParams = Type.Object({
   id: Type.String({ minLength: 1, maxLength: 100 }),

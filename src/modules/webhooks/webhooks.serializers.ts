@@ -1,3 +1,4 @@
+import type { WebhookEvent } from './events.js';
 import type { AttemptRow, WebhookRow } from './webhooks.repository.js';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -6,7 +7,8 @@ export function webhookForMerchant(row: WebhookRow) {
   return {
     id: row.id,
     url: row.url,
-    events: row.events,
+    // Text columns, written only from the validated event names (WEBHOOK_EVENTS and `*`).
+    events: row.events as (WebhookEvent | '*')[],
     description: row.description,
     active: row.active,
     created_at: row.created_at.toISOString(),
@@ -22,7 +24,7 @@ export function attemptForMerchant(row: AttemptRow) {
   return {
     id: row.id,
     delivery_id: row.delivery_id,
-    event_type: row.event_type,
+    event_type: row.event_type as WebhookEvent,
     attempt: row.attempt,
     status: row.status,
     status_code: row.status_code,

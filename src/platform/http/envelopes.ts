@@ -1,10 +1,31 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { UUID_PATTERN } from '../ids.js';
+import { ERROR_CODES } from './errors.js';
+
+/**
+ * One of a fixed set of strings, as a single `enum` (a union of literals would be `anyOf` of
+ * `const`s: a failed check then reports once per literal, and generators read it less well).
+ */
+export const StringEnum = <const T extends readonly string[]>(
+  values: T,
+  options: { description?: string; default?: T[number] } = {},
+) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+/**
+ * A query parameter naming a resource by id: a malformed one is a 400 naming the parameter, like
+ * any bad input (rather than a list that is empty because nothing could match).
+ */
+export const IdFilter = (description: string, options: { orLiteral?: string } = {}) =>
+  Type.String({
+    pattern: options.orLiteral ? `^${options.orLiteral}$|${UUID_PATTERN}` : UUID_PATTERN,
+    description,
+  });
 
 /** The seed's envelopes: one schema helper per shape, so every endpoint documents the same bodies. */
 export const ErrorBody = Type.Object(
   {
     error: Type.Object({
-      code: Type.String({
+      code: StringEnum(ERROR_CODES, {
         description:
           'invalid_request (400), unauthorized (401), payment_declined (402), forbidden (403), not_found (404), ' +
           'request_timeout (408: the request did not arrive within the time-out; the connection is closed), ' +

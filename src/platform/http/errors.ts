@@ -1,16 +1,40 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/database.js';
+import { UUID_PATTERN } from '../ids.js';
 
 export interface ErrorDetail {
   field: string;
   message: string;
 }
 
+/**
+ * Every code an error body can carry (contract §2): typed so that a new one is added here, where
+ * the OpenAPI document's `error.code` enum reads them.
+ */
+export const ERROR_CODES = [
+  'invalid_request',
+  'unauthorized',
+  'payment_declined',
+  'forbidden',
+  'not_found',
+  'request_timeout',
+  'conflict',
+  'insufficient_stock',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'request_header_fields_too_large',
+  'internal_error',
+  'unavailable',
+  'insufficient_storage',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 /** The one error type of the application: a stable code, its HTTP status and a safe message. */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
@@ -53,20 +77,34 @@ export function registerConstraintConflict(constraint: string, message: string):
 
 interface ValidationIssue {
   instancePath?: string;
+  keyword?: string;
   message?: string;
   params?: Record<string, unknown>;
 }
 
+/**
+ * The most details a validation error lists. Validators report every invalid field; a body with
+ * thousands of wrong fields still gets a short answer (its first MAX_VALIDATION_DETAILS).
+ */
+export const MAX_VALIDATION_DETAILS = 20;
+
+function issueMessage(issue: ValidationIssue): string {
+  const params = issue.params ?? {};
+  if (params.additionalProperty !== undefined) return 'is not a known field';
+  if (issue.keyword === 'enum' && Array.isArray(params.allowedValues))
+    return `must be one of: ${params.allowedValues.join(', ')}`;
+  // IdFilter's pattern (a UUID, or a UUID or a word such as `root`).
+  if (issue.keyword === 'pattern' && String(params.pattern).endsWith(UUID_PATTERN))
+    return 'must be an id (a UUID)';
+  return issue.message ?? 'is invalid';
+}
+
 function validationDetails(context: string | undefined, issues: ValidationIssue[]): ErrorDetail[] {
-  return issues.map((issue) => {
+  return issues.slice(0, MAX_VALIDATION_DETAILS).map((issue) => {
     let field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
     const extra = issue.params?.additionalProperty ?? issue.params?.missingProperty;
     if (typeof extra === 'string') field = field ? `${field}.${extra}` : extra;
-    const message =
-      issue.params?.additionalProperty !== undefined
-        ? 'is not a known field'
-        : (issue.message ?? 'is invalid');
-    return { field: field || context || 'body', message };
+    return { field: field || context || 'body', message: issueMessage(issue) };
   });
 }
 

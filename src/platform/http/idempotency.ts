@@ -35,7 +35,9 @@ export const idempotencyFaults: { beforeStore?: (request: FastifyRequest) => voi
 const TTL_MS = 24 * 3600 * 1000;
 /** A claim still without an answer after this long belongs to a request that died. */
 const ABANDONED_AFTER_MS = 60_000;
-const KEY = /^[\x21-\x7e]{1,255}$/;
+/** What an Idempotency-Key may be: 1-255 visible ASCII characters (the OpenAPI parameter says the same). */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]{1,255}$';
+const KEY = new RegExp(IDEMPOTENCY_KEY_PATTERN);
 
 function fingerprint(request: FastifyRequest): string {
   return createHash('sha256')

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENTS } from '../../api/types';
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../api/types';
 import { Checkbox } from '../../components/ui';
 
 const DESCRIPTIONS: Record<string, string> = {
@@ -11,14 +11,17 @@ const DESCRIPTIONS: Record<string, string> = {
   'product.out_of_stock': 'stock reaches zero',
 };
 
+/** What a webhook subscribes to: events by name, or `*` for all. */
+export type SubscribedEvent = WebhookEvent | '*';
+
 /** Event checkboxes, or every event (`*`, including those added later). */
 export function EventPicker({
   value,
   onChange,
   error,
 }: {
-  value: string[];
-  onChange: (events: string[]) => void;
+  value: SubscribedEvent[];
+  onChange: (events: SubscribedEvent[]) => void;
   error?: string;
 }) {
   const all = value.includes('*');

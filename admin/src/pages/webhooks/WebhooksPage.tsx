@@ -15,7 +15,7 @@ import {
 import { useResource } from '../../components/useResource';
 import { formatDateTime } from '../../lib/format';
 import { Link, navigate } from '../../lib/router';
-import { EventPicker } from './EventPicker';
+import { EventPicker, type SubscribedEvent } from './EventPicker';
 import { SecretOnce } from './SecretOnce';
 
 function CreateWebhook({
@@ -27,7 +27,7 @@ function CreateWebhook({
 }) {
   const [url, setUrl] = useState('');
   const [description, setDescription] = useState('');
-  const [events, setEvents] = useState<string[]>([
+  const [events, setEvents] = useState<SubscribedEvent[]>([
     'order.created',
     'order.paid',
     'order.updated',
