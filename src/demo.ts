@@ -8,6 +8,8 @@ import { buyersFor, seedStore } from './seed/seed.js';
 /** The demo's order history: enough for the overview's charts on a first look, fast to import. */
 export const DEMO_ORDERS = 300;
 export const DEMO_DAYS = 90;
+/** The demo catalogue: a few products of every sample category. */
+export const DEMO_PRODUCTS = 24;
 
 /**
  * First start in embedded mode with an empty database: a `demo` store with sample data (catalogue,
@@ -33,7 +35,7 @@ export async function createDemoStoreOnFirstStart(
     app.mediaStorage,
     {
       storeSlug: store.slug,
-      products: 24,
+      products: DEMO_PRODUCTS,
       customers: buyersFor(DEMO_ORDERS),
       orders: DEMO_ORDERS,
       days: DEMO_DAYS,

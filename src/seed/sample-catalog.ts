@@ -40,15 +40,28 @@ export interface SampleProduct {
   hue: number;
 }
 
-/** The n-th sample product: deterministic, so two runs produce comparable catalogues. */
+/**
+ * Every (category, noun) pair once, dealt round-robin over the categories (each category's first
+ * noun, then each one's second, …), so a small catalogue already covers every category.
+ */
+const PRODUCT_KINDS = (() => {
+  const lists = Object.entries(NOUNS);
+  const longest = Math.max(...lists.map(([, nouns]) => nouns.length));
+  return Array.from({ length: longest }, (_, i) =>
+    lists.flatMap(([category, nouns]) => (i < nouns.length ? [{ category, noun: nouns[i] as string }] : [])),
+  ).flat();
+})();
+
+/**
+ * The n-th sample product: deterministic, so two runs produce comparable catalogues. Names never
+ * repeat: n walks every kind with one adjective, then every kind with the next adjective, and once
+ * the adjectives are used up, the same again as "No. 2", "No. 3", ….
+ */
 export function sampleProduct(n: number): SampleProduct {
-  const categories = Object.keys(NOUNS);
-  const category = categories[n % categories.length] as string;
-  const nouns = NOUNS[category] as string[];
-  const noun = nouns[Math.floor(n / categories.length) % nouns.length] as string;
-  const adjective = ADJECTIVES[Math.floor(n / (categories.length * 3)) % ADJECTIVES.length] as string;
+  const { category, noun } = PRODUCT_KINDS[n % PRODUCT_KINDS.length] as { category: string; noun: string };
+  const adjective = ADJECTIVES[Math.floor(n / PRODUCT_KINDS.length) % ADJECTIVES.length] as string;
   const priceMinor = 500 + ((n * 7919) % 19_500);
-  const edition = Math.floor(n / (categories.length * 3 * ADJECTIVES.length));
+  const edition = Math.floor(n / (PRODUCT_KINDS.length * ADJECTIVES.length));
   const name = edition > 0 ? `${adjective} ${noun} No. ${edition + 1}` : `${adjective} ${noun}`;
   return {
     name,

@@ -1,6 +1,6 @@
 import type { Services } from '../app.js';
 import type { MediaStorage } from '../modules/media/index.js';
-import { analyzeImportedOrders, importHistoricOrders } from '../modules/orders/index.js';
+import { importHistoricOrders } from '../modules/orders/index.js';
 import type { Db } from '../platform/db/database.js';
 import type { RequestContext } from '../platform/http/context.js';
 import { SCOPES } from '../platform/http/scopes.js';
@@ -195,7 +195,6 @@ async function seedOrders(
       ),
     ),
   );
-  await analyzeImportedOrders(db);
   return count;
 }
 

@@ -4,7 +4,6 @@ export type { AppliedDiscount, DiscountCart, DiscountsPort, PricingDeps } from '
 export { priceCart, STOREFRONT_FIELDS } from './order-pricing.js';
 export { customerOrdersRoutes } from './orders.customer.routes.js';
 export {
-  analyzeImportedOrders,
   type HistoricOrderBatch,
   type HistorySource,
   importHistoricOrders,

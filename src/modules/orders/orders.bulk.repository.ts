@@ -151,7 +151,7 @@ export async function addCustomerStatsOfOrders(db: Executor, storeId: string, fr
     WHERE c.store_id = ${storeId} AND c.id = s.customer_id`.execute(db);
 }
 
-/** Fresh planner statistics after a bulk load (outside any transaction). */
-export async function analyzeOrderTables(db: Executor) {
-  await sql`ANALYZE orders, order_line_items, order_fulfillments`.execute(db);
+/** Fresh planner statistics after a bulk load (inside its transaction, they count its rows). */
+export async function analyzeOrderTables(tx: Tx) {
+  await sql`ANALYZE orders, order_line_items, order_fulfillments, refunds`.execute(tx);
 }
