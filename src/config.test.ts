@@ -147,6 +147,7 @@ describe('loadConfig', () => {
     ['WEBHOOK_RETRY_SCHEDULE', '1,a'],
     ['WEBHOOK_RETRY_SCHEDULE', '1,,2'],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'text'],
     ['ALLOW_PRIVATE_URLS', 'maybe'],
     ['APP_SECRET', 'too-short'],
     ['REQUEST_TIMEOUT_MS', '30s'],

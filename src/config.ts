@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { chooseLogFormat, LOG_FORMATS, type LogFormat } from './platform/log.js';
 
 /** Typed configuration read from the environment once, at start. */
 export interface Config {
@@ -27,6 +28,8 @@ export interface Config {
   /** Behind a load balancer: take the client address from X-Forwarded-For (per-IP limits). */
   trustProxy: boolean;
   logLevel: string;
+  /** LOG_FORMAT: json or pretty; unset, pretty in development at a terminal, else json. */
+  logFormat: LogFormat;
   production: boolean;
   media: MediaConfig;
   /** FCM HTTP v1 for push notifications; undefined: push notifications are written to the log. */
@@ -283,6 +286,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const logFormatSetting = value(env, 'LOG_FORMAT');
+  if (logFormatSetting !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormatSetting)) {
+    throw new ConfigError(
+      'LOG_FORMAT',
+      `must be one of ${LOG_FORMATS.join(', ')}, got "${logFormatSetting}"`,
+    );
+  }
+  const production = value(env, 'NODE_ENV') === 'production';
   const appSecret = value(env, 'APP_SECRET');
   if (appSecret !== undefined && appSecret.length < 32) {
     throw new ConfigError('APP_SECRET', 'must be at least 32 characters long');
@@ -333,7 +344,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     allowPrivateUrls: boolean(env, 'ALLOW_PRIVATE_URLS', false),
     trustProxy,
     logLevel,
-    production: value(env, 'NODE_ENV') === 'production',
+    logFormat: chooseLogFormat(
+      logFormatSetting as LogFormat | undefined,
+      production,
+      process.stdout.isTTY === true,
+    ),
+    production,
     media,
     fcm: fcm(env),
     httpLimits: httpLimits(env, trustProxy),
