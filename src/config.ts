@@ -50,10 +50,17 @@ export interface HttpLimits {
   headersTimeoutMs: number;
   /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
-  /** MAX_CONNECTIONS: open connections of the process; more are closed as they arrive. */
+  /**
+   * MAX_CONNECTIONS: open connections of the process; at the cap, a new connection closes idle and
+   * slow ones to make room, and is itself closed only when there are none.
+   */
   maxConnections: number;
   /** MAX_CONNECTIONS_PER_ADDRESS: open connections of one client address; 0: no such limit. */
   maxConnectionsPerAddress: number;
+  /** MIN_REQUEST_BODY_RATE: bytes per second a request body must average after its grace; 0: none. */
+  minRequestBodyRate: number;
+  /** MIN_REQUEST_BODY_RATE_GRACE_MS: how long a request body may arrive at any rate. */
+  minRequestBodyRateGraceMs: number;
 }
 
 export interface FcmConfig {
@@ -221,7 +228,8 @@ function openFileLimit(): number | undefined {
  * The HTTP server's limits. MAX_CONNECTIONS defaults to 10,000, or 80% of the open-file limit when
  * that is lower (the rest is for the database pool, media files and logs). Behind a load balancer
  * (TRUST_PROXY) every connection comes from the balancer, so there is no per-address limit unless
- * one is set.
+ * one is set. A request body must average MIN_REQUEST_BODY_RATE (240 bytes/s) once
+ * MIN_REQUEST_BODY_RATE_GRACE_MS (5 s) have passed: Kestrel's MinRequestBodyDataRate defaults.
  */
 function httpLimits(env: Env, trustProxy: boolean): HttpLimits {
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
@@ -252,6 +260,8 @@ function httpLimits(env: Env, trustProxy: boolean): HttpLimits {
       0,
       10_000_000,
     ),
+    minRequestBodyRate: integer(env, 'MIN_REQUEST_BODY_RATE', 240, 0, 1_000_000_000),
+    minRequestBodyRateGraceMs: integer(env, 'MIN_REQUEST_BODY_RATE_GRACE_MS', 5000, 100, 3_600_000),
   };
 }
 
