@@ -9,6 +9,7 @@ import {
   type RawConnection,
   STALLED_BODY,
   settled,
+  settledServerConnections,
   timedGet,
 } from '../helpers/raw-connections.js';
 
@@ -123,6 +124,8 @@ describe('connection limits: stalled connections cannot starve normal requests',
   async function openStalled(count: number, localAddress: string) {
     const batch = await openMany(port, count, localAddress);
     opened.push(...batch);
+    // Once the server has accepted them all (a connect completes before the server sees it).
+    await settledServerConnections(app.server.server);
     const closed = await settled(() => batch.filter((c) => c.closedAfter() !== undefined).length);
     return { batch, closed };
   }

@@ -23,6 +23,8 @@ export interface ConnectionLimits {
 
 /** Warnings are logged at most this often, with their counts: a flood must not flood the log too. */
 const LOG_EVERY_MS = 10_000;
+/** Too-slow bodies closed per turn of the event loop. */
+const SHED_PER_TURN = 200;
 /** The rate connections are ranked by when none is enforced: Kestrel's default minimum. */
 const RANKING_RATE = 240;
 
@@ -101,6 +103,19 @@ export function installConnectionLimits(
     if (!connection.socket.destroyed) connection.socket.destroy();
   };
 
+  /**
+   * Sheds too-slow bodies a few hundred per turn of the event loop: a flood's bodies pass their grace
+   * together, and closing thousands in one go would hold up every other request meanwhile.
+   */
+  const shedInTurns = (connections: Tracked[]) => {
+    for (const connection of connections.splice(0, SHED_PER_TURN)) {
+      if (!open.has(connection.socket)) continue; // closed meanwhile
+      shed(connection);
+      note('tooSlowBodies');
+    }
+    if (connections.length > 0) setImmediate(shedInTurns, connections);
+  };
+
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined) return; // already closed by the peer
@@ -165,12 +180,7 @@ export function installConnectionLimits(
     const every = Math.min(1000, Math.max(50, Math.floor(limits.minRequestBodyRateGraceMs / 5)));
     const timer = setInterval(() => {
       const now = performance.now();
-      for (const connection of open.values()) {
-        if (tooSlowBody(connection, rule, now)) {
-          shed(connection);
-          note('tooSlowBodies');
-        }
-      }
+      shedInTurns([...open.values()].filter((connection) => tooSlowBody(connection, rule, now)));
     }, every);
     timer.unref();
     server.once('close', () => clearInterval(timer));
