@@ -142,6 +142,24 @@ describe('at the process cap, a new connection sheds the idle and the slow', () 
     expect(await settledServerConnections(app.server.server)).toBeLessThanOrEqual(MAX);
   });
 
+  it('connections shed from an address no longer count against its own limit', async () => {
+    expect(await noConnectionsLeft(app.server.server)).toBe(true);
+    const first = await stalled(250, '127.0.0.8');
+    await stalled(50, '127.0.0.9');
+    expect(await settledServerConnections(app.server.server)).toBe(MAX);
+    // Each arrival from the same address at the cap sheds that address's oldest.
+    const more = await stalled(30, '127.0.0.8');
+    await settled(() => first.filter(isClosed).length);
+    expect(more.filter(isClosed)).toHaveLength(0);
+    for (const c of [...first, ...more]) c.socket.destroy();
+    await settled(() => [...first, ...more].filter((c) => !isClosed(c)).length);
+    await settledServerConnections(app.server.server);
+
+    const again = await stalled(256, '127.0.0.8');
+    await settledServerConnections(app.server.server);
+    expect(again.filter(isClosed)).toHaveLength(0);
+  });
+
   it('idle keep-alive connections are shed before stalled requests', async () => {
     expect(await noConnectionsLeft(app.server.server)).toBe(true);
     const idle = await openMany(port, 10, '127.0.0.5', 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');

@@ -149,7 +149,8 @@ export function installConnectionLimits(
       responded: false,
     };
     open.set(socket, connection);
-    perAddress.set(address, fromAddress);
+    // Counted afresh: the shedding above may have closed some of this address's own connections.
+    perAddress.set(address, (perAddress.get(address) ?? 0) + 1);
     socket.once('close', () => forget(connection));
   });
 
