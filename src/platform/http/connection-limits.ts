@@ -89,11 +89,11 @@ export function installConnectionLimits(
   const shed = (connection: Tracked) => {
     const phase = phaseOf(connection);
     forget(connection);
+    // A request still arriving has no answer begun, unless its body outlived an early response.
     const canAnswer =
-      (phase === 'headers' || phase === 'body') &&
-      !connection.responded &&
-      !connection.response?.headersSent &&
-      server.listenerCount('clientError') > 0;
+      server.listenerCount('clientError') > 0 &&
+      (phase === 'headers' ||
+        (phase === 'body' && !connection.responded && !connection.response?.headersSent));
     if (canAnswer) {
       const error = Object.assign(new Error('request not received in time'), {
         code: 'ERR_HTTP_REQUEST_TIMEOUT',
