@@ -114,7 +114,7 @@ async function run(argv: string[]): Promise<void> {
   // CLI commands log warnings only, and to stderr: stdout carries their result (--json).
   const logger =
     command === 'serve' || command === 'worker'
-      ? createLogger(config.logLevel)
+      ? createLogger(config.logLevel, config.logFormat)
       : pino(loggerOptions('warn'), pino.destination(2));
 
   const hasSubcommand = ['store', 'user', 'api-key'].includes(command);

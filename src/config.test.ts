@@ -147,6 +147,7 @@ describe('loadConfig', () => {
     ['WEBHOOK_RETRY_SCHEDULE', '1,a'],
     ['WEBHOOK_RETRY_SCHEDULE', '1,,2'],
     ['LOG_LEVEL', 'loud'],
+    ['LOG_FORMAT', 'text'],
     ['ALLOW_PRIVATE_URLS', 'maybe'],
     ['APP_SECRET', 'too-short'],
     ['REQUEST_TIMEOUT_MS', '30s'],
@@ -157,6 +158,8 @@ describe('loadConfig', () => {
     ['MAX_CONNECTIONS', '0'],
     ['MAX_CONNECTIONS', 'lots'],
     ['MAX_CONNECTIONS_PER_ADDRESS', '-5'],
+    ['MIN_REQUEST_BODY_RATE', '240 B/s'],
+    ['MIN_REQUEST_BODY_RATE_GRACE_MS', '0'],
   ])('rejects %s=%s with a ConfigError naming it, on one line', (variable, raw) => {
     let error: unknown;
     try {
@@ -196,6 +199,8 @@ describe('loadConfig', () => {
       keepAliveTimeoutMs: 65_000,
       maxConnections: 2000,
       maxConnectionsPerAddress: 50,
+      minRequestBodyRate: 240,
+      minRequestBodyRateGraceMs: 5000,
     });
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' })).toThrow(
       'HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS (5000), got 6000',

@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { chooseLogFormat, LOG_FORMATS, type LogFormat } from './platform/log.js';
 
 /** Typed configuration read from the environment once, at start. */
 export interface Config {
@@ -27,6 +28,8 @@ export interface Config {
   /** Behind a load balancer: take the client address from X-Forwarded-For (per-IP limits). */
   trustProxy: boolean;
   logLevel: string;
+  /** LOG_FORMAT: json or pretty; unset, pretty in development at a terminal, else json. */
+  logFormat: LogFormat;
   production: boolean;
   media: MediaConfig;
   /** FCM HTTP v1 for push notifications; undefined: push notifications are written to the log. */
@@ -47,10 +50,17 @@ export interface HttpLimits {
   headersTimeoutMs: number;
   /** KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
-  /** MAX_CONNECTIONS: open connections of the process; more are closed as they arrive. */
+  /**
+   * MAX_CONNECTIONS: open connections of the process; at the cap, a new connection closes idle and
+   * slow ones to make room, and is itself closed only when there are none.
+   */
   maxConnections: number;
   /** MAX_CONNECTIONS_PER_ADDRESS: open connections of one client address; 0: no such limit. */
   maxConnectionsPerAddress: number;
+  /** MIN_REQUEST_BODY_RATE: bytes per second a request body must average after its grace; 0: none. */
+  minRequestBodyRate: number;
+  /** MIN_REQUEST_BODY_RATE_GRACE_MS: how long a request body may arrive at any rate. */
+  minRequestBodyRateGraceMs: number;
 }
 
 export interface FcmConfig {
@@ -218,7 +228,8 @@ function openFileLimit(): number | undefined {
  * The HTTP server's limits. MAX_CONNECTIONS defaults to 10,000, or 80% of the open-file limit when
  * that is lower (the rest is for the database pool, media files and logs). Behind a load balancer
  * (TRUST_PROXY) every connection comes from the balancer, so there is no per-address limit unless
- * one is set.
+ * one is set. A request body must average MIN_REQUEST_BODY_RATE (240 bytes/s) once
+ * MIN_REQUEST_BODY_RATE_GRACE_MS (5 s) have passed: Kestrel's MinRequestBodyDataRate defaults.
  */
 function httpLimits(env: Env, trustProxy: boolean): HttpLimits {
   const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1000, 3_600_000);
@@ -249,6 +260,8 @@ function httpLimits(env: Env, trustProxy: boolean): HttpLimits {
       0,
       10_000_000,
     ),
+    minRequestBodyRate: integer(env, 'MIN_REQUEST_BODY_RATE', 240, 0, 1_000_000_000),
+    minRequestBodyRateGraceMs: integer(env, 'MIN_REQUEST_BODY_RATE_GRACE_MS', 5000, 100, 3_600_000),
   };
 }
 
@@ -283,6 +296,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const logFormatSetting = value(env, 'LOG_FORMAT');
+  if (logFormatSetting !== undefined && !(LOG_FORMATS as readonly string[]).includes(logFormatSetting)) {
+    throw new ConfigError(
+      'LOG_FORMAT',
+      `must be one of ${LOG_FORMATS.join(', ')}, got "${logFormatSetting}"`,
+    );
+  }
+  const production = value(env, 'NODE_ENV') === 'production';
   const appSecret = value(env, 'APP_SECRET');
   if (appSecret !== undefined && appSecret.length < 32) {
     throw new ConfigError('APP_SECRET', 'must be at least 32 characters long');
@@ -333,7 +354,12 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     allowPrivateUrls: boolean(env, 'ALLOW_PRIVATE_URLS', false),
     trustProxy,
     logLevel,
-    production: value(env, 'NODE_ENV') === 'production',
+    logFormat: chooseLogFormat(
+      logFormatSetting as LogFormat | undefined,
+      production,
+      process.stdout.isTTY === true,
+    ),
+    production,
     media,
     fcm: fcm(env),
     httpLimits: httpLimits(env, trustProxy),

@@ -6,7 +6,7 @@ import { StartError, serve } from './server.js';
 /** `npm start`: load config → open database → build app → listen. */
 async function main() {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, config.logFormat);
   await serve(config, logger, { worker: true });
 }
 

@@ -1,4 +1,6 @@
+import type { Writable } from 'node:stream';
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 
 /** Never logged, wherever they appear: keys, tokens, cookies, passwords, secrets, codes. */
 export const REDACTED_PATHS = [
@@ -13,6 +15,23 @@ export const REDACTED_PATHS = [
   '*.oneTimeCode',
 ];
 
+/** LOG_FORMAT: one JSON object a line (for collectors), or readable lines (for a person at a terminal). */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
+/**
+ * LOG_FORMAT when set; otherwise readable lines only where a person is reading them (development, at a
+ * terminal), and JSON wherever a program is (production, or output piped to a file or a collector).
+ */
+export function chooseLogFormat(
+  setting: LogFormat | undefined,
+  production: boolean,
+  tty: boolean,
+): LogFormat {
+  if (setting !== undefined) return setting;
+  return !production && tty ? 'pretty' : 'json';
+}
+
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
@@ -22,6 +41,20 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
-export function createLogger(level: string): Logger {
-  return pino(loggerOptions(level));
+/**
+ * The process's logger, on stdout unless `destination` is given. Pretty lines are formatted in this
+ * thread, synchronously, from the same redacted JSON: no transport worker, and nothing a JSON line would
+ * hide can show in a pretty one.
+ */
+export function createLogger(level: string, format: LogFormat = 'json', destination?: Writable): Logger {
+  if (format === 'json')
+    return destination ? pino(loggerOptions(level), destination) : pino(loggerOptions(level));
+  const stream = pretty({
+    destination: destination ?? 1,
+    sync: true,
+    colorize: destination === undefined && process.stdout.isTTY === true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+  });
+  return pino(loggerOptions(level), stream);
 }

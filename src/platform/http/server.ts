@@ -30,6 +30,8 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   keepAliveTimeoutMs: 72_000,
   maxConnections: 10_000,
   maxConnectionsPerAddress: 256,
+  minRequestBodyRate: 240,
+  minRequestBodyRateGraceMs: 5000,
 };
 
 export interface HttpServerOptions {
