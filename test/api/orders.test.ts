@@ -191,6 +191,36 @@ describe('scopes', () => {
   });
 });
 
+describe('actions without a body', () => {
+  it('fulfil, mark-paid and cancel take no body at all (curl -X POST, a generated client), as they take {}', async () => {
+    const inject = (url: string) => api.post(url, undefined);
+    const paid = await newOrder();
+    const markPaid = await inject(`/api/v1/orders/${paid.id}/mark-paid`);
+    expect(markPaid.statusCode, markPaid.body).toBe(200);
+    expect(markPaid.json().data.payment_status).toBe('paid');
+    const fulfil = await inject(`/api/v1/orders/${paid.id}/fulfill`);
+    expect(fulfil.statusCode, fulfil.body).toBe(200);
+    expect(fulfil.json().data.fulfillment_status).toBe('fulfilled');
+    const cancelled = await newOrder();
+    const cancel = await inject(`/api/v1/orders/${cancelled.id}/cancel`);
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(cancel.json().data.status).toBe('cancelled');
+    // A body that is there is still checked.
+    const bad = await api.post(`/api/v1/orders/${paid.id}/fulfill`, '[]', {
+      'content-type': 'application/json',
+    });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('the document says so: those request bodies are not required', async () => {
+    const doc = (await app.server.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['fulfill', 'cancel', 'mark-paid']) {
+      expect(doc.paths[`/api/v1/orders/{id}/${path}`].post.requestBody.required, path).toBe(false);
+    }
+    expect(doc.paths['/api/v1/orders'].post.requestBody.required).toBe(true);
+  });
+});
+
 describe('life cycle', () => {
   it('mark-paid collects the balance: partial then full; order.paid once, when paid', async () => {
     const order = await newOrder();

@@ -5486,7 +5486,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           carrier?: string | null;
@@ -5683,7 +5683,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           reason?: string | null;
@@ -5880,7 +5880,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */

@@ -5856,7 +5856,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           carrier?: string | null;
@@ -6053,7 +6053,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           reason?: string | null;
@@ -6250,7 +6250,7 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody: {
+    requestBody?: {
       content: {
         'application/json': {
           /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */

@@ -6,6 +6,8 @@ import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
  * once built (swagger's `transformObject`) instead of to every route's validation schemas.
  *
  * - `Idempotency-Key` is a header parameter of every operation that honours it (`x-idempotent`);
+ * - a body the route takes as optional (`Type.Optional(...)`: `x-optional-body`, validation.ts) is
+ *   not required (swagger marks every body required);
  * - `X-Request-Id` is declared on every response, the `X-RateLimit-*` trio on every `/api/v1`
  *   response, `Retry-After` on every 429 and 503 (contract §2 and §3).
  */
@@ -74,5 +76,15 @@ function operationWithConventions(path: string, operation: Json): Json {
     };
     responses[status] = { ...(response as Json), headers };
   }
-  return { ...operation, ...(parameters.length ? { parameters } : {}), responses };
+  const { 'x-optional-body': optionalBody, ...rest } = operation;
+  const requestBody =
+    optionalBody === true && rest.requestBody
+      ? { ...(rest.requestBody as Json), required: false }
+      : undefined;
+  return {
+    ...rest,
+    ...(requestBody ? { requestBody } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    responses,
+  };
 }

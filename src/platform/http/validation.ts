@@ -26,12 +26,42 @@ export function installValidation(app: FastifyInstance): void {
   for (const ajv of [body, query]) {
     (addFormats as unknown as (a: Ajv) => void)(ajv);
   }
-  app.setValidatorCompiler(({ schema, httpPart }) =>
-    compiledOnFirstUse(() =>
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const validate = compiledOnFirstUse(() =>
       httpPart === 'body' ? body.compile(schema) : finiteNumbersOnly(query.compile(schema)),
-    ),
-  );
+    );
+    return httpPart === 'body' && isOptional(schema) ? absentAllowed(validate) : validate;
+  });
+  // The document says which bodies may be left out (openapi-conventions.ts reads the mark).
+  app.addHook('onRoute', (route) => {
+    if (route.schema?.body && isOptional(route.schema.body)) {
+      route.schema = { ...route.schema, 'x-optional-body': true } as typeof route.schema;
+    }
+  });
   installInputGuard(app);
+}
+
+/**
+ * A body schema written `Type.Optional(...)`: the action takes no body at all as it takes `{}`
+ * (`curl -X POST`, a generated client calling with no argument). TypeBox marks it `~optional`; JSON
+ * Schema has no such notion, so Ajv alone would refuse the missing body ("body must be object").
+ * Fastify hands a missing body over as null, so a JSON `null` body counts as none too.
+ */
+function isOptional(schema: unknown): boolean {
+  return (schema as { '~optional'?: unknown } | null)?.['~optional'] === true;
+}
+
+function absentAllowed(validate: ValidateFunction): ValidateFunction {
+  const wrapped = ((data: unknown) => {
+    if (data === undefined || data === null) {
+      wrapped.errors = null;
+      return true;
+    }
+    const valid = validate(data);
+    wrapped.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return wrapped;
 }
 
 /**

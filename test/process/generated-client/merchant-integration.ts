@@ -76,7 +76,7 @@ async function main() {
     throwOnError: true,
   });
   const orderId = order.data.data.id;
-  const paid = await markOrderPaid({ path: { id: orderId }, body: {}, throwOnError: true });
+  const paid = await markOrderPaid({ path: { id: orderId }, throwOnError: true });
   const paymentStatus = paid.data.data.payment_status;
   const enumTyped: IsEnum<typeof paymentStatus> = true;
   check(enumTyped && paymentStatus === 'paid', `paid (got ${paymentStatus})`);
