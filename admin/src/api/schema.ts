@@ -5373,6 +5373,8 @@ export interface operations {
               slug: string;
               name: string;
               currency: string;
+              /** @description The store has orders: its currency can no longer change (PATCH answers 409) */
+              has_orders: boolean;
               timezone: string;
               logo: string | null;
               colors: {
@@ -5444,7 +5446,7 @@ export interface operations {
             background?: string;
             text?: string;
           };
-          /** @description An ISO 4217 code (USD, EUR, …) with the same minor units as the current one */
+          /** @description An ISO 4217 code (USD, EUR, …) with the same minor units as the current one; 409 once the store has orders */
           currency?: string;
           timezone?: string;
           low_stock_threshold?: number;
@@ -5469,6 +5471,8 @@ export interface operations {
               slug: string;
               name: string;
               currency: string;
+              /** @description The store has orders: its currency can no longer change (PATCH answers 409) */
+              has_orders: boolean;
               timezone: string;
               logo: string | null;
               colors: {

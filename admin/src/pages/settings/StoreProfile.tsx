@@ -192,7 +192,12 @@ export function StoreProfile() {
             value={draft.currency}
             onChange={(currency) => set({ currency })}
             error={fieldError('currency')}
-            hint="ISO 4217 code; prices keep their amounts"
+            disabled={store.has_orders}
+            hint={
+              store.has_orders
+                ? `Fixed: the store has orders in ${store.currency}, and reports would show them in another currency`
+                : 'ISO 4217 code; prices keep their amounts. It cannot change after the first order.'
+            }
           />
           <SelectField
             label="Time zone"
@@ -264,12 +269,14 @@ function Field3({
   onChange,
   error,
   hint,
+  disabled,
 }: {
   label: string;
   value: string;
   onChange: (v: string) => void;
   error?: string;
   hint?: string;
+  disabled?: boolean;
 }) {
   return (
     <>
@@ -281,6 +288,7 @@ function Field3({
         onChange={(e) => onChange(e.target.value.toUpperCase())}
         error={error}
         hint={hint}
+        disabled={disabled}
       />
       <datalist id="currencies">
         {CURRENCIES.map((c) => (
