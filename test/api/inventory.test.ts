@@ -428,3 +428,40 @@ describe('stock events and concurrency', () => {
     expect(data.variants.map((v: { inventory: number }) => v.inventory)).toEqual([5, 5]);
   });
 });
+
+describe('stock status in the merchant products list', () => {
+  it('marks each product in_stock, low_stock (at or below its effective threshold) or out_of_stock', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const made = {
+      plenty: await createProduct(a, { name: `List ${tag} plenty`, inventory: 6 }),
+      atDefault: await createProduct(a, { name: `List ${tag} at default`, inventory: 5 }),
+      ownThreshold: await createProduct(a, {
+        name: `List ${tag} own`,
+        inventory: 9,
+        low_stock_threshold: 10,
+      }),
+      none: await createProduct(a, { name: `List ${tag} none`, inventory: 0 }),
+      untracked: await createProduct(a, {
+        name: `List ${tag} untracked`,
+        inventory: 0,
+        track_inventory: false,
+      }),
+      sized: await createProduct(a, { ...sizedProduct({ S: 1, M: 1 }), name: `List ${tag} sized` }),
+    };
+    const listed = (await a.get(`/api/v1/products?q=${tag}&limit=50`)).json().data as {
+      id: string;
+      stock_status: string;
+    }[];
+    const statusOf = (p: ProductData) => listed.find((row) => row.id === p.id)?.stock_status;
+    expect(Object.fromEntries(Object.entries(made).map(([k, p]) => [k, statusOf(p)]))).toEqual({
+      plenty: 'in_stock',
+      atDefault: 'low_stock',
+      ownThreshold: 'low_stock',
+      none: 'out_of_stock',
+      untracked: 'in_stock',
+      sized: 'low_stock',
+    });
+    // A single product says the same.
+    expect((await a.get(`/api/v1/products/${made.none.id}`)).json().data.stock_status).toBe('out_of_stock');
+  });
+});

@@ -1128,6 +1128,7 @@ export interface components {
       inventory: number;
       track_inventory: boolean;
       low_stock_threshold: number | null;
+      stock_status: 'in_stock' | 'low_stock' | 'out_of_stock';
       category_ids: string[];
       images: {
         id: string;

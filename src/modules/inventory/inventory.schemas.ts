@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-const StockStatus = Type.Union([
+export const StockStatus = Type.Union([
   Type.Literal('in_stock'),
   Type.Literal('low_stock'),
   Type.Literal('out_of_stock'),
