@@ -171,6 +171,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const stores = createStoresService(db, deps.logger, {
     publicUrl: config.publicUrl,
     watchDomains: deps.watchCustomDomains ?? true,
+    // orders is built below (it needs stores); this runs only at a settings change or read.
+    hasOrders: (storeId) => orders.hasOrders(storeId),
   });
   // Bumped per store by the catalogue and stock services; the shop's page cache keys on it.
   const catalogChanges = new ChangeCounter();

@@ -77,8 +77,10 @@ describe('POST /api/v1/categories', () => {
   });
 
   it('gives parallel creations of one name distinct generated slugs', async () => {
+    // Under five parents: one name twice under one parent is refused (below).
+    const parents = await Promise.all(Array.from({ length: 5 }, () => createCategory(a)));
     const answers = await Promise.all(
-      Array.from({ length: 5 }, () => a.post('/api/v1/categories', { name: 'Parallel Sale' })),
+      parents.map((parent) => a.post('/api/v1/categories', { name: 'Parallel Sale', parent_id: parent.id })),
     );
     expect(answers.map((r) => r.statusCode)).toEqual(Array(5).fill(201));
     expect(answers.map((r) => r.json().data.slug).sort()).toEqual([
@@ -88,6 +90,51 @@ describe('POST /api/v1/categories', () => {
       'parallel-sale-4',
       'parallel-sale-5',
     ]);
+  });
+
+  it('refuses a second category of the same name (any case) under the same parent with 409', async () => {
+    const parent = await createCategory(a);
+    await createCategory(a, { name: 'Rain Boots', parent_id: parent.id });
+    for (const name of ['Rain Boots', 'rain boots', '  RAIN BOOTS ']) {
+      const res = await a.post('/api/v1/categories', { name, parent_id: parent.id });
+      expect(res.statusCode, name).toBe(409);
+      expect(res.json().error).toMatchObject({ code: 'conflict' });
+      expect(res.json().error.message).toMatch(/Rain Boots/);
+    }
+    // Elsewhere in the tree, and in another store, the name is free.
+    expect((await createCategory(a, { name: 'Rain Boots' })).parent_id).toBeNull();
+    await expect(createCategory(a, { name: 'Rain Boots' })).rejects.toThrow(/409/);
+    expect((await createCategory(b, { name: 'Rain Boots', slug: 'rain-boots' })).name).toBe('Rain Boots');
+  });
+
+  it('lets one of parallel creations of one name under one parent through, the others 409', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => a.post('/api/v1/categories', { name: 'Flash Deals' })),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409, 409]);
+  });
+
+  it('refuses a rename or a move onto a sibling’s name; other edits of an old duplicate still save', async () => {
+    const parent = await createCategory(a);
+    const socks = await createCategory(a, { name: 'Socks', parent_id: parent.id });
+    const tights = await createCategory(a, { name: 'Tights', parent_id: parent.id });
+    const rename = await a.patch(`/api/v1/categories/${tights.id}`, { name: 'SOCKS' });
+    expect(rename.statusCode, rename.body).toBe(409);
+    const elsewhere = await createCategory(a, { name: 'Socks' });
+    const move = await a.patch(`/api/v1/categories/${elsewhere.id}`, { parent_id: parent.id });
+    expect(move.statusCode, move.body).toBe(409);
+    expect((await getCategory(a, tights.id)).name).toBe('Tights');
+    // Its own name again (another case) is no clash with itself.
+    expect((await a.patch(`/api/v1/categories/${socks.id}`, { name: 'socks' })).statusCode).toBe(200);
+    // Duplicates written before this rule (here straight into the table) stay editable.
+    await app.database.db
+      .updateTable('categories')
+      .set({ name: 'socks' })
+      .where('id', '=', tights.id)
+      .execute();
+    const edit = await a.patch(`/api/v1/categories/${tights.id}`, { name: 'socks', description: 'kept' });
+    expect(edit.statusCode, edit.body).toBe(200);
+    expect(edit.json().data.description).toBe('kept');
   });
 
   it.each([

@@ -297,6 +297,11 @@ describe('stock events and concurrency', () => {
   /** Events of one product, by name, in the order they were recorded. */
   const productEvents = async (name: string) =>
     (await eventsOf(app.database.db, storeAId)).filter((e) => e.data.productName === name);
+  /** The seed's two fields of an event (the test below checks the others). */
+  const seedFields = (e: { data: Record<string, unknown> }) => ({
+    productName: e.data.productName,
+    inventory: e.data.inventory,
+  });
 
   it('fires low_stock once per crossing of the threshold and out_of_stock on reaching zero', async () => {
     const p = await createProduct(a, { inventory: 10 });
@@ -313,7 +318,7 @@ describe('stock events and concurrency', () => {
     await adjust(p.id, 2); // 0 → 2: nothing
     await adjust(p.id, -2); // 2 → 0 again
     const events = await productEvents(p.name);
-    expect(events.map((e) => e.data)).toEqual([
+    expect(events.map(seedFields)).toEqual([
       { productName: p.name, inventory: 5 },
       { productName: p.name, inventory: 3 },
       { productName: p.name, inventory: 0 },
@@ -327,10 +332,41 @@ describe('stock events and concurrency', () => {
     ]);
   });
 
+  it('says which product (id, sku) and threshold an event is about, even for two products of one name', async () => {
+    const name = `Twin ${randomUUID()}`;
+    const first = await createProduct(a, {
+      name,
+      sku: `SKU-${randomUUID()}`,
+      inventory: 10,
+      low_stock_threshold: 8,
+    });
+    const second = await createProduct(a, { name, inventory: 3 });
+    await adjust(first.id, -3); // 10 → 7: below its own threshold of 8
+    await adjust(second.id, -3); // 3 → 0
+    const events = await productEvents(name);
+    expect(events.map((e) => [e.name, e.data])).toEqual([
+      [
+        'product.low_stock',
+        {
+          productName: name,
+          inventory: 7,
+          productId: first.id,
+          variantId: null,
+          sku: first.sku,
+          threshold: 8,
+        },
+      ],
+      [
+        'product.out_of_stock',
+        { productName: name, inventory: 0, productId: second.id, variantId: null, sku: null, threshold: 5 },
+      ],
+    ]);
+  });
+
   it('uses the product’s own threshold and fires for variant changes on the product total', async () => {
     const own = await createProduct(a, { inventory: 10, low_stock_threshold: 8 });
     await adjust(own.id, -2);
-    expect((await productEvents(own.name)).map((e) => e.data)).toEqual([
+    expect((await productEvents(own.name)).map(seedFields)).toEqual([
       { productName: own.name, inventory: 8 },
     ]);
 
@@ -354,10 +390,10 @@ describe('stock events and concurrency', () => {
     expect((await level(p.id)).inventory).toBe(0);
 
     const events = await productEvents(p.name);
-    expect(events.filter((e) => e.name === 'product.out_of_stock').map((e) => e.data)).toEqual([
+    expect(events.filter((e) => e.name === 'product.out_of_stock').map(seedFields)).toEqual([
       { productName: p.name, inventory: 0 },
     ]);
-    expect(events.filter((e) => e.name === 'product.low_stock').map((e) => e.data)).toEqual([
+    expect(events.filter((e) => e.name === 'product.low_stock').map(seedFields)).toEqual([
       { productName: p.name, inventory: 5 },
     ]);
     expect(events).toHaveLength(2);
@@ -390,5 +426,42 @@ describe('stock events and concurrency', () => {
     const data = await level(p.id);
     expect(data.inventory).toBe(10);
     expect(data.variants.map((v: { inventory: number }) => v.inventory)).toEqual([5, 5]);
+  });
+});
+
+describe('stock status in the merchant products list', () => {
+  it('marks each product in_stock, low_stock (at or below its effective threshold) or out_of_stock', async () => {
+    const tag = randomUUID().slice(0, 8);
+    const made = {
+      plenty: await createProduct(a, { name: `List ${tag} plenty`, inventory: 6 }),
+      atDefault: await createProduct(a, { name: `List ${tag} at default`, inventory: 5 }),
+      ownThreshold: await createProduct(a, {
+        name: `List ${tag} own`,
+        inventory: 9,
+        low_stock_threshold: 10,
+      }),
+      none: await createProduct(a, { name: `List ${tag} none`, inventory: 0 }),
+      untracked: await createProduct(a, {
+        name: `List ${tag} untracked`,
+        inventory: 0,
+        track_inventory: false,
+      }),
+      sized: await createProduct(a, { ...sizedProduct({ S: 1, M: 1 }), name: `List ${tag} sized` }),
+    };
+    const listed = (await a.get(`/api/v1/products?q=${tag}&limit=50`)).json().data as {
+      id: string;
+      stock_status: string;
+    }[];
+    const statusOf = (p: ProductData) => listed.find((row) => row.id === p.id)?.stock_status;
+    expect(Object.fromEntries(Object.entries(made).map(([k, p]) => [k, statusOf(p)]))).toEqual({
+      plenty: 'in_stock',
+      atDefault: 'low_stock',
+      ownThreshold: 'low_stock',
+      none: 'out_of_stock',
+      untracked: 'in_stock',
+      sized: 'low_stock',
+    });
+    // A single product says the same.
+    expect((await a.get(`/api/v1/products/${made.none.id}`)).json().data.stock_status).toBe('out_of_stock');
   });
 });

@@ -256,7 +256,17 @@ describe('PATCH /api/v1/products/{id}', () => {
       ],
     });
     expect((await events(gaining.name)).map((e) => [e.name, e.data])).toEqual([
-      ['product.low_stock', { productName: gaining.name, inventory: 5 }],
+      [
+        'product.low_stock',
+        {
+          productName: gaining.name,
+          inventory: 5,
+          productId: gaining.id,
+          variantId: null,
+          sku: gaining.sku,
+          threshold: 5,
+        },
+      ],
     ]);
 
     // 8 in S and M replaced by 8 in L: the level never really moved.

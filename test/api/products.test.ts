@@ -41,6 +41,7 @@ const PRODUCT_FIELDS = [
   'inventory',
   'track_inventory',
   'low_stock_threshold',
+  'stock_status',
   'category_ids',
   'images',
   'media',

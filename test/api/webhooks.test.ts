@@ -196,8 +196,15 @@ describe('deliveries', () => {
       timestamp: expect.stringMatching(iso),
     });
     // 7 → 4 crosses the threshold of 5 (low stock); back to 7 on cancel; 7 → 0 is out of stock only.
-    expect(byName.get('product.low_stock').data).toEqual({ productName: 'Signed mug', inventory: 4 });
-    expect(byName.get('product.out_of_stock').data).toEqual({ productName: 'Signed mug', inventory: 0 });
+    const stock = {
+      productName: 'Signed mug',
+      productId: product.id,
+      variantId: null,
+      sku: null,
+      threshold: 5,
+    };
+    expect(byName.get('product.low_stock').data).toEqual({ ...stock, inventory: 4 });
+    expect(byName.get('product.out_of_stock').data).toEqual({ ...stock, inventory: 0 });
     for (const request of at('/all')) {
       const expected = createHmac('sha256', hook.secret).update(request.body).digest('hex');
       expect(request.headers['x-webhook-signature']).toBe(`sha256=${expected}`);
@@ -384,11 +391,16 @@ describe('test sends', () => {
     const unsubscribed = await api.post(`/api/v1/webhooks/${hook.id}/test`, { event: 'order.created' });
     expect(unsubscribed.statusCode).toBe(400);
     expect((await api.post(`/api/v1/webhooks/${hook.id}/test`, { event: 'nope' })).statusCode).toBe(400);
+    // A stock event's sample has the real event's fields (inventory.test.ts checks those).
+    const stock = await api.post(`/api/v1/webhooks/${hook.id}/test`, { event: 'product.low_stock' });
+    expect(Object.keys(JSON.parse(stock.json().data.request_body).data).sort()).toEqual(
+      ['productName', 'inventory', 'productId', 'variantId', 'sku', 'threshold'].sort(),
+    );
     receiver.respondWith(() => ({ status: 500 }));
     const failing = await api.post(`/api/v1/webhooks/${hook.id}/test`, { event: 'product.low_stock' });
     expect(failing.json().data).toMatchObject({ status: 'failed', status_code: 500 });
     await new Promise((r) => setTimeout(r, 300));
-    expect(at('/test-send')).toHaveLength(2);
+    expect(at('/test-send')).toHaveLength(3);
     await api.del(`/api/v1/webhooks/${hook.id}`);
   });
 });

@@ -246,6 +246,31 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     ]);
   });
 
+  it('marks low and out-of-stock products in the list, at desktop and phone widths', async () => {
+    // The store's default threshold is 5: 2 left is low, 0 is out; the mug (25) is not marked.
+    for (const [name, inventory] of [
+      ['Tea Towel', 2],
+      ['Canvas Apron', 0],
+    ] as const) {
+      const res = await api.post('/api/v1/products', { name, price: '8.00', inventory });
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    await nav('Products');
+    const row = (name: string) => page.getByRole('row').filter({ hasText: name });
+    await row('Tea Towel').getByText('Low stock', { exact: true }).waitFor();
+    await row('Canvas Apron').getByText('Out of stock', { exact: true }).waitFor();
+    expect(
+      await row('Enamel Mug')
+        .getByText(/stock$/i)
+        .count(),
+    ).toBe(0);
+    await screenshot(page, '03-products-stock');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await row('Tea Towel').getByText('Low stock', { exact: true }).waitFor();
+    await screenshot(page, 'phone-products-stock');
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
   it('creates a category, and deletes another only after confirming', async () => {
     await nav('Categories');
     for (const name of ['Kitchen', 'Temporary']) {
@@ -515,6 +540,9 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
 
   it('changes the store settings and the mobile app config (validated before saving)', async () => {
     await nav('Settings');
+    // Orders were placed above, after sign-in: the currency is fixed now, and the field says why.
+    await page.getByText(/^Fixed: the store has orders in USD/).waitFor();
+    expect(await page.getByLabel('Currency').isDisabled()).toBe(true);
     await page.getByLabel('Store name').fill('Dashboard Test Store');
     await page.getByLabel('Primary', { exact: true }).fill('#112233');
     await page.getByLabel('Tax rate (%)').fill('8.25');

@@ -777,6 +777,8 @@ export interface components {
       inventory: number;
       track_inventory: boolean;
       low_stock_threshold: number | null;
+      /** @enum {string} */
+      stock_status: 'in_stock' | 'low_stock' | 'out_of_stock';
       category_ids: string[];
       images: {
         id: string;
@@ -8983,6 +8985,8 @@ export interface operations {
               slug: string;
               name: string;
               currency: string;
+              /** @description The store has orders: its currency can no longer change (PATCH answers 409) */
+              has_orders: boolean;
               timezone: string;
               logo: string | null;
               colors: {
@@ -9075,7 +9079,7 @@ export interface operations {
             background?: string;
             text?: string;
           };
-          /** @description An ISO 4217 code (USD, EUR, …) with the same minor units as the current one */
+          /** @description An ISO 4217 code (USD, EUR, …) with the same minor units as the current one; 409 once the store has orders */
           currency?: string;
           timezone?: string;
           low_stock_threshold?: number;
@@ -9102,6 +9106,8 @@ export interface operations {
               slug: string;
               name: string;
               currency: string;
+              /** @description The store has orders: its currency can no longer change (PATCH answers 409) */
+              has_orders: boolean;
               timezone: string;
               logo: string | null;
               colors: {

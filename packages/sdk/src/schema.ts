@@ -1147,6 +1147,8 @@ export interface components {
       inventory: number;
       track_inventory: boolean;
       low_stock_threshold: number | null;
+      /** @enum {string} */
+      stock_status: 'in_stock' | 'low_stock' | 'out_of_stock';
       category_ids: string[];
       images: {
         id: string;

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { cursorQuery } from '../../platform/http/cursor.js';
 import { IdFilter, Nullable, PageQuery, StringEnum } from '../../platform/http/envelopes.js';
 import { MoneyInput } from '../../platform/http/money-input.js';
+import { StockStatusSchema } from '../inventory/index.js';
 import { SLUG_PATTERN } from './slug.js';
 
 export { MoneyInput };
@@ -117,6 +118,7 @@ export const Product = Type.Object(
     inventory: Type.Integer(),
     track_inventory: Type.Boolean(),
     low_stock_threshold: Nullable(Type.Integer()),
+    stock_status: StockStatusSchema,
     category_ids: Type.Array(Type.String()),
     images: Type.Array(
       Type.Object({

@@ -1,4 +1,5 @@
 import { toDecimalString } from '../../platform/money.js';
+import { stockStatus } from '../inventory/index.js';
 import type { CategoryRow } from './categories.repository.js';
 import type { ListedDetails, ListedVariant, ProductDetails, ProductRow } from './products.repository.js';
 
@@ -53,9 +54,16 @@ function variant(v: ListedVariant, decimals: number) {
   };
 }
 
+/** What a merchant view needs of its store: money's decimals and the default low-stock threshold. */
+export interface MerchantStore {
+  decimals: number;
+  lowStockThreshold: number;
+}
+
 /** Merchant view (/api/v1): snake_case, prices as decimal strings. */
 /** `details` as loadDetails or listDetails read them (the variants' dates are not shown). */
-export function productForMerchant(row: ProductRow, details: ListedDetails, decimals: number) {
+export function productForMerchant(row: ProductRow, details: ListedDetails, store: MerchantStore) {
+  const { decimals } = store;
   return {
     id: row.id,
     name: row.name,
@@ -68,6 +76,11 @@ export function productForMerchant(row: ProductRow, details: ListedDetails, deci
     inventory: row.inventory,
     track_inventory: row.track_inventory,
     low_stock_threshold: row.low_stock_threshold,
+    stock_status: stockStatus(
+      row.inventory,
+      row.track_inventory,
+      row.low_stock_threshold ?? store.lowStockThreshold,
+    ),
     category_ids: details.categoryIds,
     images: merchantImages(details.media),
     media: details.media

@@ -77,6 +77,32 @@ export async function lockSlugBase(tx: Tx, storeId: string, base: string): Promi
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`categories:${storeId}:${base}`}))`.execute(tx);
 }
 
+/**
+ * Category writes that set a name or a parent take turns per store, so two of them cannot both
+ * find a name free under one parent (no unique index: stores may hold duplicates from before).
+ */
+export async function lockCategoryNames(tx: Tx, storeId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`category-names:${storeId}`}))`.execute(tx);
+}
+
+/** A category (other than `exceptId`) named `name`, case-insensitively, under `parentId` (null: top level). */
+export function siblingNamed(
+  db: Executor,
+  storeId: string,
+  parentId: string | null,
+  name: string,
+  exceptId?: string,
+) {
+  let query = db
+    .selectFrom('categories')
+    .select(['id', 'name'])
+    .where('store_id', '=', storeId)
+    .where(sql<boolean>`parent_id IS NOT DISTINCT FROM ${parentId}::uuid`)
+    .where(sql<boolean>`lower(name) = lower(${name})`);
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  return query.executeTakeFirst();
+}
+
 export async function slugTaken(db: Executor, storeId: string, slug: string): Promise<boolean> {
   const row = await db
     .selectFrom('categories')

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
-import { invalidRequest, notFound } from '../../platform/http/errors.js';
+import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { CategoryCreateBody, CategoryUpdateBody } from './catalog.schemas.js';
 import * as repo from './categories.repository.js';
@@ -42,6 +42,24 @@ export function createCategoriesService(db: Db, changes?: ChangeCounter) {
     return `${base}-${newId().slice(-8)}`;
   }
 
+  /**
+   * Two categories of one name under one parent could not be told apart in the dashboard or the
+   * shop's menu: refused as a duplicate slug is. Call under lockCategoryNames.
+   */
+  async function refuseSiblingName(
+    tx: Tx,
+    storeId: string,
+    parentId: string | null,
+    name: string,
+    selfId?: string,
+  ) {
+    const clash = await repo.siblingNamed(tx, storeId, parentId, name, selfId);
+    if (clash)
+      throw conflict(
+        `a category named "${clash.name}" already exists ${parentId ? 'under this parent' : 'at the top level'}`,
+      );
+  }
+
   return {
     /** Which of these ids name categories of the store. */
     existingIds: (storeId: string, ids: string[]) =>
@@ -58,19 +76,23 @@ export function createCategoriesService(db: Db, changes?: ChangeCounter) {
     async create(ctx: RequestContext, input: Static<typeof CategoryCreateBody>) {
       await requireParent(ctx.storeId, input.parent_id);
       const now = new Date();
-      const { id } = await inTransaction(db, async (tx) =>
-        repo.insertCategory(tx, {
+      const name = input.name.trim();
+      const parentId = input.parent_id ?? null;
+      const { id } = await inTransaction(db, async (tx) => {
+        await repo.lockCategoryNames(tx, ctx.storeId);
+        await refuseSiblingName(tx, ctx.storeId, parentId, name);
+        return repo.insertCategory(tx, {
           id: newId(),
           store_id: ctx.storeId,
-          name: input.name.trim(),
+          name,
           slug: input.slug ?? (await uniqueSlug(tx, ctx.storeId, slugify(input.name))),
           description: input.description ?? '',
-          parent_id: input.parent_id ?? null,
+          parent_id: parentId,
           position: input.position ?? 0,
           created_at: now,
           updated_at: now,
-        }),
-      );
+        });
+      });
       changes?.bump(ctx.storeId);
       return requireCategory(ctx.storeId, id);
     },
@@ -78,10 +100,22 @@ export function createCategoriesService(db: Db, changes?: ChangeCounter) {
     async update(ctx: RequestContext, id: string, input: Static<typeof CategoryUpdateBody>) {
       await requireCategory(ctx.storeId, id);
       await requireParent(ctx.storeId, input.parent_id, id);
-      await repo.updateCategory(db, ctx.storeId, id, {
-        ...input,
-        ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-        updated_at: new Date(),
+      await inTransaction(db, async (tx) => {
+        if (input.name !== undefined || input.parent_id !== undefined) {
+          await repo.lockCategoryNames(tx, ctx.storeId);
+          const current = await repo.findCategory(tx, ctx.storeId, id);
+          if (!current) throw notFound('category');
+          const name = input.name?.trim() ?? current.name;
+          const parentId = input.parent_id === undefined ? current.parent_id : input.parent_id;
+          // Only a new name or place is checked: a duplicate from before this rule stays editable.
+          if (name.toLowerCase() !== current.name.toLowerCase() || parentId !== current.parent_id)
+            await refuseSiblingName(tx, ctx.storeId, parentId, name, id);
+        }
+        await repo.updateCategory(tx, ctx.storeId, id, {
+          ...input,
+          ...(input.name !== undefined ? { name: input.name.trim() } : {}),
+          updated_at: new Date(),
+        });
       });
       changes?.bump(ctx.storeId);
       return requireCategory(ctx.storeId, id);

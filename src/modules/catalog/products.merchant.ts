@@ -13,7 +13,7 @@ import { currencyDecimals } from '../../platform/money.js';
 import type { InventoryService } from '../inventory/index.js';
 import type { StoresService } from '../stores/index.js';
 import type { ProductUpdateBody } from './catalog.schemas.js';
-import { productForMerchant } from './catalog.serializers.js';
+import { type MerchantStore, productForMerchant } from './catalog.serializers.js';
 import type { ProductOption } from './catalog.tables.js';
 import * as categories from './categories.repository.js';
 import {
@@ -52,6 +52,11 @@ export function createMerchantProducts({
     return currencyDecimals((await stores.getStore(storeId)).currency);
   }
 
+  async function merchantStoreOf(storeId: string): Promise<MerchantStore> {
+    const store = await stores.getStore(storeId);
+    return { decimals: currencyDecimals(store.currency), lowStockThreshold: store.low_stock_threshold };
+  }
+
   async function requireCategories(tx: Executor, storeId: string, ids: string[]) {
     const valid = ids.filter(isUuid);
     const found = await categories.existingCategoryIds(tx, storeId, valid);
@@ -86,7 +91,7 @@ export function createMerchantProducts({
 
   async function get(ctx: RequestContext, id: string) {
     const { row, details } = await load(db, ctx.storeId, id);
-    return productForMerchant(row, details, await decimalsOf(ctx.storeId));
+    return productForMerchant(row, details, await merchantStoreOf(ctx.storeId));
   }
 
   return {
@@ -94,7 +99,7 @@ export function createMerchantProducts({
     async list(ctx: RequestContext, page: PageRequest & { after?: CreatedKey }, filter: repo.ProductFilter) {
       if (filter.categoryId && !isUuid(filter.categoryId))
         return { data: [], total: 0, more: false, lastKey: undefined };
-      const decimals = await decimalsOf(ctx.storeId);
+      const store = await merchantStoreOf(ctx.storeId);
       const listed = await repo.listProducts(db, ctx.storeId, filter, {
         offset: offsetOf(page),
         limit: page.limit,
@@ -111,7 +116,7 @@ export function createMerchantProducts({
         ));
       return {
         data: rows.map((r) =>
-          productForMerchant(r, details.get(r.id) ?? { variants: [], media: [], categoryIds: [] }, decimals),
+          productForMerchant(r, details.get(r.id) ?? { variants: [], media: [], categoryIds: [] }, store),
         ),
         total,
         more,

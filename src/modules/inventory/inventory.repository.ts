@@ -13,6 +13,7 @@ import type { GatedWrites } from '../../platform/db/write-batch.js';
 export interface ProductLevel {
   product_id: string;
   name: string;
+  sku: string | null;
   inventory: number;
   track_inventory: boolean;
   threshold: number;
@@ -61,7 +62,7 @@ export async function addToProduct(
       UPDATE products p SET inventory = p.inventory + ${delta}, updated_at = now()
       WHERE p.store_id = ${storeId} AND p.id = ${productId}
         AND (NOT p.track_inventory OR p.inventory + ${delta} >= 0)
-      RETURNING p.id AS product_id, p.name, p.inventory, p.track_inventory,
+      RETURNING p.id AS product_id, p.name, p.sku, p.inventory, p.track_inventory,
         COALESCE(p.low_stock_threshold, (SELECT s.low_stock_threshold FROM stores s WHERE s.id = p.store_id)) AS threshold
     )${history}${tail ? sqlText`, tail AS (${asFragment(tail.query)})${tail.after?.ctes ?? none}` : none}
     SELECT moved.*${tail ? sqlText`, (SELECT row_to_json(tail) FROM tail) AS tail${tail.after?.columns ?? none}` : none}
@@ -110,7 +111,7 @@ export async function lockProductOfVariant(db: Tx, storeId: string, variantId: s
 
 export async function productLevel(db: Executor, storeId: string, productId: string) {
   const result = await sql<ProductLevel & { variant_count: number }>`
-    SELECT p.id AS product_id, p.name, p.inventory, p.track_inventory,
+    SELECT p.id AS product_id, p.name, p.sku, p.inventory, p.track_inventory,
       COALESCE(p.low_stock_threshold, s.low_stock_threshold) AS threshold,
       (SELECT count(*)::int FROM product_variants v WHERE v.product_id = p.id) AS variant_count
     FROM products p JOIN stores s ON s.id = p.store_id

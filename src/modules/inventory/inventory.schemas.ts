@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { StringEnum } from '../../platform/http/envelopes.js';
 
-const StockStatus = StringEnum(['in_stock', 'low_stock', 'out_of_stock']);
+export const StockStatus = StringEnum(['in_stock', 'low_stock', 'out_of_stock']);
 const InventoryTypeSchema = StringEnum(['product', 'variant'], {
   description: '`product` (default) or `variant`',
 });

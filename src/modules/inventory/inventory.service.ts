@@ -65,9 +65,15 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
   ) {
     if (!level.track_inventory) return;
     for (const crossing of stockCrossings(previous, level.inventory, level.threshold)) {
+      // The seed's two fields, then what a receiver needs to act: names are not unique. A level
+      // here is always the product's (its variants' sum), so variantId is null and sku the product's.
       await recordEvent(tx, storeId, `product.${crossing}`, {
         productName: level.name,
         inventory: level.inventory,
+        productId: level.product_id,
+        variantId: null,
+        sku: level.sku,
+        threshold: level.threshold,
       });
     }
   }

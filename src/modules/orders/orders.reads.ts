@@ -32,6 +32,8 @@ export function createOrderReads(db: Db) {
       return details(db, order);
     },
 
+    hasOrders: (storeId: string) => repo.hasOrders(db, storeId),
+
     async listForCustomer(storeId: string, customerId: string, page: PageRequest) {
       return repo.listOrders(db, storeId, { customerId }, { offset: offsetOf(page), limit: page.limit });
     },

@@ -86,6 +86,17 @@ export async function orderCount(db: Executor, storeId: string): Promise<number>
   return row ? row.next_number - FIRST_ORDER_NUMBER : 0;
 }
 
+/** Whether the store has any order (placed or imported): its money is then labelled in its currency. */
+export async function hasOrders(db: Executor, storeId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('store_id', '=', storeId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function insertOrder(to: Writer, order: Insertable<OrdersTable>) {
   return write(to, insertRows('orders', [order]));
 }

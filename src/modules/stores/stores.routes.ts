@@ -32,7 +32,7 @@ export const storesRoutes: FastifyPluginAsyncTypebox<{ stores: StoresService }> 
         response: { 200: DataEnvelope(StoreSettings) },
       },
     },
-    async (request) => ({ data: storeSettingsForAdmin(await stores.getStore(request.ctx.storeId)) }),
+    async (request) => ({ data: storeSettingsForAdmin(await stores.getSettings(request.ctx.storeId)) }),
   );
 
   app.patch(

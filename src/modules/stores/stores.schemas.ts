@@ -10,6 +10,9 @@ export const StoreSettings = Type.Object({
   slug: Type.String(),
   name: Type.String(),
   currency: Type.String(),
+  has_orders: Type.Boolean({
+    description: 'The store has orders: its currency can no longer change (PATCH answers 409)',
+  }),
   timezone: Type.String(),
   logo: Nullable(Type.String()),
   colors: Type.Record(Type.String(), Type.String()),
@@ -45,7 +48,8 @@ export const StoreSettingsBody = Type.Object(
     currency: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z]{3}$',
-        description: 'An ISO 4217 code (USD, EUR, …) with the same minor units as the current one',
+        description:
+          'An ISO 4217 code (USD, EUR, …) with the same minor units as the current one; 409 once the store has orders',
       }),
     ),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),

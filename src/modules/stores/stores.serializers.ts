@@ -2,13 +2,14 @@ import { currencyDecimals, toDecimalString } from '../../platform/money.js';
 import type { StoreRow } from './stores.service.js';
 
 /** A store's settings as the dashboard reads them (amounts as decimal strings, tax rate in percent). */
-export function storeSettingsForAdmin(store: StoreRow) {
+export function storeSettingsForAdmin(store: StoreRow & { has_orders: boolean }) {
   const decimals = currencyDecimals(store.currency);
   return {
     id: store.id,
     slug: store.slug,
     name: store.name,
     currency: store.currency,
+    has_orders: store.has_orders,
     timezone: store.timezone,
     logo: store.logo,
     colors: store.colors,

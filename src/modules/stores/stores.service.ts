@@ -96,6 +96,11 @@ export interface StoresOptions {
    * server does, for its life; one-shot processes such as the CLI have no use for it).
    */
   watchDomains?: boolean;
+  /**
+   * Whether a store has orders (the orders module's answer): its currency is then fixed, since
+   * every report of past money (overview, analytics, customers' totals) reads it as the store's.
+   */
+  hasOrders?: (storeId: string) => Promise<boolean>;
 }
 
 export function createStoresService(db: Db, log?: Logger, options: StoresOptions = {}) {
@@ -122,6 +127,26 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
     domainCache.clear();
   };
   const lastTouched = new Map<string, number>();
+
+  function hasOrders(storeId: string): Promise<boolean> {
+    // Only the worker builds this service without it, and it never reads or changes settings.
+    if (!options.hasOrders) throw new Error('the stores service was built without hasOrders');
+    return options.hasOrders(storeId);
+  }
+
+  /**
+   * A new currency needs the same minor-unit digits (stored prices would change meaning) and a
+   * store without orders: past orders keep their currency, but overview, analytics and customers'
+   * totals sum them under the store's, so dollars would be shown as euros (Shopify refuses too).
+   */
+  async function refuseCurrencyChange(storeId: string, from: string, to: string) {
+    if (currencyDecimals(to) !== currencyDecimals(from))
+      throw conflict(`${to} has other minor units than ${from}: existing prices would change meaning`);
+    if (await hasOrders(storeId))
+      throw conflict(
+        `the currency cannot change once the store has orders: their amounts are in ${from}, and reports would show them as ${to}`,
+      );
+  }
 
   function touch(keyId: string) {
     const now = Date.now();
@@ -198,9 +223,15 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
     /** Ends the refreshes that `watchDomains` started. */
     stopCustomDomains: () => domains.stop(),
 
+    /** The dashboard's settings: the store and whether it has orders (its currency is then fixed). */
+    async getSettings(storeId: string) {
+      const store = await this.getStore(storeId);
+      return { ...store, has_orders: await hasOrders(storeId) };
+    },
+
     /**
-     * Store profile, pricing and stock settings (money in minor units; tax in basis points). A new
-     * currency must have the same minor-unit digits: stored prices would otherwise change meaning.
+     * Store profile, pricing and stock settings (money in minor units; tax in basis points). The
+     * currency changes only while the store has no order (see refuseCurrencyChange).
      */
     async updateSettings(storeId: string, patch: StoreSettingsPatch) {
       const current = await this.getStore(storeId);
@@ -215,10 +246,8 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
       if (rest.name !== undefined && !rest.name.trim()) throw invalidRequest('name must not be empty');
       if (rest.currency !== undefined) {
         rest.currency = currencyCode(rest.currency);
-        if (currencyDecimals(rest.currency) !== currencyDecimals(current.currency))
-          throw conflict(
-            `${rest.currency} has other minor units than ${current.currency}: existing prices would change meaning`,
-          );
+        if (rest.currency === current.currency) delete rest.currency;
+        else await refuseCurrencyChange(storeId, current.currency, rest.currency);
       }
       if (rest.timezone !== undefined && !isTimezone(rest.timezone))
         throw invalidRequest(`unknown timezone ${rest.timezone}`);
@@ -234,7 +263,7 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
       forgetStores();
       if (domain !== undefined)
         domains.changed(storeId, current.slug, current.status === 'active' ? domain : null);
-      return this.getStore(storeId);
+      return this.getSettings(storeId);
     },
 
     /**

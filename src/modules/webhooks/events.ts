@@ -26,6 +26,13 @@ export function sampleData(event: WebhookEvent, now: Date): Record<string, unkno
     customerEmail: 'jane@example.com',
     customerName: 'Jane Doe',
   };
+  const stockSample = {
+    productName: 'Sample product',
+    productId: '01900000-0000-7000-8000-000000000002',
+    variantId: null,
+    sku: 'SAMPLE-1',
+    threshold: 5,
+  };
   switch (event) {
     case 'order.created':
       return { ...order, total: 42.5, itemCount: 2, couponCode: 'WELCOME10', timestamp };
@@ -74,9 +81,9 @@ export function sampleData(event: WebhookEvent, now: Date): Record<string, unkno
       return { ...order, order: summary, refund, timestamp };
     }
     case 'product.low_stock':
-      return { productName: 'Sample product', inventory: 3 };
+      return { ...stockSample, inventory: 3 };
     case 'product.out_of_stock':
-      return { productName: 'Sample product', inventory: 0 };
+      return { ...stockSample, inventory: 0 };
   }
 }
 

@@ -115,7 +115,17 @@ export function ProductsPage() {
                     </td>
                     <td data-label="SKU">{p.sku ?? '—'}</td>
                     <td data-label="Stock" className="num">
-                      {p.track_inventory ? p.inventory : 'Not tracked'}
+                      {/* One element: the phone layout makes each child of a cell a grid item. */}
+                      <span>
+                        {p.track_inventory ? p.inventory : 'Not tracked'}
+                        {/* Only what needs acting on is marked: at or below the threshold, or none left. */}
+                        {p.stock_status === 'in_stock' ? null : (
+                          <>
+                            {' '}
+                            <Badge value={p.stock_status} />
+                          </>
+                        )}
+                      </span>
                     </td>
                     <td data-label="Price" className="num">
                       {formatMoney(p.price, currency)}

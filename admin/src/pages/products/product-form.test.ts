@@ -25,6 +25,7 @@ function productOf(overrides: Partial<Product> = {}): Product {
     inventory: 7,
     track_inventory: true,
     low_stock_threshold: null,
+    stock_status: 'in_stock',
     category_ids: ['c1'],
     images: [
       { id: 'i2', url: 'https://img.example/2.webp', alt: null, is_primary: false, position: 1 },

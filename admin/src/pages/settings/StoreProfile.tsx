@@ -1,4 +1,4 @@
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { ApiError, api } from '../../api/client';
 import type { StoreSettings } from '../../api/types';
 import { Button, Card, ErrorBanner, Notice, SelectField, TextField } from '../../components/ui';
@@ -93,6 +93,17 @@ export function StoreProfile() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
+  // The session's copy is from sign-in; orders may have come since, and the first one fixes the currency.
+  const [hasOrders, setHasOrders] = useState(store.has_orders);
+  useEffect(() => {
+    const controller = new AbortController();
+    api.get<{ data: StoreSettings }>('/api/admin/store', undefined, controller.signal).then(
+      (res) => setHasOrders(res.data.has_orders),
+      () => undefined, // the save answers 409 with the reason anyway
+    );
+    return () => controller.abort();
+  }, []);
+  const currencyFixed = hasOrders || store.has_orders;
   const zones = useMemo(() => timeZones(store.timezone), [store.timezone]);
   const set = (change: Partial<typeof draft>) => {
     setSaved(false);
@@ -192,7 +203,12 @@ export function StoreProfile() {
             value={draft.currency}
             onChange={(currency) => set({ currency })}
             error={fieldError('currency')}
-            hint="ISO 4217 code; prices keep their amounts"
+            disabled={currencyFixed}
+            hint={
+              currencyFixed
+                ? `Fixed: the store has orders in ${store.currency}, and reports would show them in another currency`
+                : 'ISO 4217 code; prices keep their amounts. It cannot change after the first order.'
+            }
           />
           <SelectField
             label="Time zone"
@@ -264,12 +280,14 @@ function Field3({
   onChange,
   error,
   hint,
+  disabled,
 }: {
   label: string;
   value: string;
   onChange: (v: string) => void;
   error?: string;
   hint?: string;
+  disabled?: boolean;
 }) {
   return (
     <>
@@ -281,6 +299,7 @@ function Field3({
         onChange={(e) => onChange(e.target.value.toUpperCase())}
         error={error}
         hint={hint}
+        disabled={disabled}
       />
       <datalist id="currencies">
         {CURRENCIES.map((c) => (
