@@ -1,4 +1,4 @@
-import { DEFAULT_STORE_COLORS } from '../modules/storefront/index.js';
+import { DEFAULT_STORE_COLORS } from '../modules/stores/index.js';
 import { escapeXml } from './routes/seo.routes.js';
 import type { ShopStore } from './shop-context.js';
 

@@ -1,6 +1,6 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { storeColors } from '../modules/storefront/index.js';
+import { storeColors } from '../modules/stores/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
 import { type AppError, forbidden, notFound, toAppError } from '../platform/http/errors.js';
 import { isSameOriginWrite } from '../platform/http/same-origin.js';

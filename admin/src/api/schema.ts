@@ -8989,8 +8989,17 @@ export interface operations {
               has_orders: boolean;
               timezone: string;
               logo: string | null;
+              /** @description The colours the store has set; one not set is drawn in its default (default_colors) */
               colors: {
                 [key: string]: string;
+              };
+              /** @description The colours the shop and the storefront config draw for those not set in colors */
+              default_colors: {
+                primary: string;
+                secondary: string;
+                accent: string;
+                background: string;
+                text: string;
               };
               low_stock_threshold: number;
               /** @description Decimal amount */
@@ -9073,11 +9082,11 @@ export interface operations {
           name?: string;
           logo?: string | null;
           colors?: {
-            primary?: string;
-            secondary?: string;
-            accent?: string;
-            background?: string;
-            text?: string;
+            primary?: string | null;
+            secondary?: string | null;
+            accent?: string | null;
+            background?: string | null;
+            text?: string | null;
           };
           /** @description An ISO 4217 code (USD, EUR, …) with the same minor units as the current one; 409 once the store has orders */
           currency?: string;
@@ -9110,8 +9119,17 @@ export interface operations {
               has_orders: boolean;
               timezone: string;
               logo: string | null;
+              /** @description The colours the store has set; one not set is drawn in its default (default_colors) */
               colors: {
                 [key: string]: string;
+              };
+              /** @description The colours the shop and the storefront config draw for those not set in colors */
+              default_colors: {
+                primary: string;
+                secondary: string;
+                accent: string;
+                background: string;
+                text: string;
               };
               low_stock_threshold: number;
               /** @description Decimal amount */

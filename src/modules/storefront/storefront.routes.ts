@@ -17,8 +17,7 @@ import { webUrlOf } from '../../platform/web-url.js';
 import type { CategoriesService, ProductsService } from '../catalog/index.js';
 import { categoryForStorefront } from '../catalog/index.js';
 import type { PaymentsService } from '../payments/index.js';
-import type { StoresService } from '../stores/index.js';
-import { storeColors } from './storefront.colors.js';
+import { type StoresService, storeColors } from '../stores/index.js';
 import {
   APP_CONFIG_LIMIT,
   AppConfig,

@@ -4,6 +4,13 @@ registerConstraintConflict('stores_custom_domain_key', 'another store already us
 
 export { hostOfHeader } from './custom-domains.js';
 export { hashPassword, verifyPassword } from './passwords.js';
+export {
+  DEFAULT_STORE_COLORS,
+  STORE_COLOR_NAMES,
+  type StoreColorName,
+  type StoreColors,
+  storeColors,
+} from './store-colors.js';
 export { storesRoutes } from './stores.routes.js';
 export {
   createStoresService,

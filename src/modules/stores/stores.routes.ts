@@ -5,6 +5,7 @@ import { errorResponses } from '../../platform/http/error-responses.js';
 import { invalidRequest } from '../../platform/http/errors.js';
 import { parseMoney } from '../../platform/http/money-input.js';
 import { currencyDecimals } from '../../platform/money.js';
+import { changedStoreColors } from './store-colors.js';
 import {
   ApiKey,
   ApiKeyCreateBody,
@@ -57,7 +58,7 @@ export const storesRoutes: FastifyPluginAsyncTypebox<{ stores: StoresService }> 
         throw invalidRequest('tax_rate must be at most 100', [{ field: 'tax_rate', message: 'at most 100' }]);
       const store = await stores.updateSettings(request.ctx.storeId, {
         ...rest,
-        ...(colors ? { colors: { ...current.colors, ...colors } } : {}),
+        ...(colors ? { colors: changedStoreColors(current.colors, colors) } : {}),
         ...(shipping_flat_rate !== undefined
           ? { shipping_flat_rate: parseMoney(shipping_flat_rate, 'shipping_flat_rate', decimals) }
           : {}),

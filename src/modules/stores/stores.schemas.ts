@@ -15,7 +15,19 @@ export const StoreSettings = Type.Object({
   }),
   timezone: Type.String(),
   logo: Nullable(Type.String()),
-  colors: Type.Record(Type.String(), Type.String()),
+  colors: Type.Record(Type.String(), Type.String(), {
+    description: 'The colours the store has set; one not set is drawn in its default (default_colors)',
+  }),
+  default_colors: Type.Object(
+    {
+      primary: Type.String(),
+      secondary: Type.String(),
+      accent: Type.String(),
+      background: Type.String(),
+      text: Type.String(),
+    },
+    { description: 'The colours the shop and the storefront config draw for those not set in colors' },
+  ),
   low_stock_threshold: Type.Integer(),
   shipping_flat_rate: Type.String({ description: 'Decimal amount' }),
   free_shipping_threshold: Nullable(Type.String({ description: 'Decimal amount; null: never free' })),
@@ -28,7 +40,10 @@ export const StoreSettings = Type.Object({
   updated_at: Timestamp,
 });
 
-const Color = Type.String({ pattern: '^#[0-9a-fA-F]{6}$' });
+// null removes the colour: the default (default_colors) is drawn again.
+const Color = Nullable(
+  Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '#rrggbb; null: the default' }),
+);
 export const StoreSettingsBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),

@@ -1,4 +1,5 @@
 import { currencyDecimals, toDecimalString } from '../../platform/money.js';
+import { DEFAULT_STORE_COLORS } from './store-colors.js';
 import type { StoreRow } from './stores.service.js';
 
 /** A store's settings as the dashboard reads them (amounts as decimal strings, tax rate in percent). */
@@ -13,6 +14,7 @@ export function storeSettingsForAdmin(store: StoreRow & { has_orders: boolean })
     timezone: store.timezone,
     logo: store.logo,
     colors: store.colors,
+    default_colors: DEFAULT_STORE_COLORS,
     low_stock_threshold: store.low_stock_threshold,
     shipping_flat_rate: toDecimalString(store.shipping_flat_rate, decimals),
     free_shipping_threshold:
