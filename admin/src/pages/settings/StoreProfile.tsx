@@ -3,15 +3,8 @@ import { ApiError, api } from '../../api/client';
 import type { StoreSettings } from '../../api/types';
 import { Button, Card, ErrorBanner, Notice, SelectField, TextField } from '../../components/ui';
 import { useSession } from '../../session';
+import { type ColorName, colorChanges, colorNames, HEX_COLOR, shownColor } from './colors';
 
-const COLOR_NAMES = ['primary', 'secondary', 'accent', 'background', 'text'] as const;
-const DEFAULT_COLORS: Record<string, string> = {
-  primary: '#4f46e5',
-  secondary: '#0f172a',
-  accent: '#f59e0b',
-  background: '#ffffff',
-  text: '#111827',
-};
 const CURRENCIES = [
   'USD',
   'EUR',
@@ -28,8 +21,6 @@ const CURRENCIES = [
   'BRL',
   'MXN',
 ];
-const HEX = /^#[0-9a-fA-F]{6}$/;
-
 function timeZones(current: string): string[] {
   let zones: string[] = [];
   try {
@@ -41,16 +32,7 @@ function timeZones(current: string): string[] {
   return zones.includes(current) ? zones : [current, ...zones];
 }
 
-function ColorPreview({
-  colors,
-  name,
-  logo,
-}: {
-  colors: Record<string, string>;
-  name: string;
-  logo: string;
-}) {
-  const c = (key: string) => (HEX.test(colors[key] ?? '') ? colors[key] : DEFAULT_COLORS[key]);
+function ColorPreview({ c, name, logo }: { c: (key: ColorName) => string; name: string; logo: string }) {
   return (
     <div
       className="color-preview"
@@ -78,10 +60,13 @@ function ColorPreview({
 /** Name, logo, colours (with a live preview), currency, time zone, shipping, tax, low stock, domain. */
 export function StoreProfile() {
   const { store, setStore } = useSession();
+  const defaults = store.default_colors;
+  const colors = colorNames(defaults);
   const [draft, setDraft] = useState(() => ({
     name: store.name,
     logo: store.logo ?? '',
-    colors: { ...DEFAULT_COLORS, ...store.colors },
+    // Only what the store has set: an empty field is drawn in the default and saved as nothing.
+    colors: { ...store.colors } as Partial<Record<string, string>>,
     currency: store.currency,
     timezone: store.timezone,
     shipping: store.shipping_flat_rate,
@@ -109,16 +94,23 @@ export function StoreProfile() {
     setSaved(false);
     setDraft((d) => ({ ...d, ...change }));
   };
+  const shown = shownColor(draft.colors, defaults);
   const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const badColor = COLOR_NAMES.find((k) => !HEX.test(draft.colors[k] ?? ''));
+    const badColor = colors.find((k) => {
+      const value = draft.colors[k]?.trim() ?? '';
+      return value !== '' && !HEX_COLOR.test(value);
+    });
     if (badColor) {
       setError(
-        new ApiError(400, 'invalid_request', `The ${badColor} colour must be a hex colour such as #4f46e5.`, [
-          { field: `colors.${badColor}`, message: 'must be #rrggbb' },
-        ]),
+        new ApiError(
+          400,
+          'invalid_request',
+          `The ${badColor} colour must be a hex colour such as ${defaults[badColor]}, or empty for the default.`,
+          [{ field: `colors.${badColor}`, message: 'must be #rrggbb, or empty for the default' }],
+        ),
       );
       return;
     }
@@ -128,7 +120,7 @@ export function StoreProfile() {
       const res = await api.patch<{ data: StoreSettings }>('/api/admin/store', {
         name: draft.name.trim(),
         logo: draft.logo.trim() || null,
-        colors: Object.fromEntries(COLOR_NAMES.map((k) => [k, draft.colors[k]])),
+        ...colorChanges(store.colors, draft.colors, colors),
         currency: draft.currency.trim().toUpperCase(),
         timezone: draft.timezone,
         shipping_flat_rate: draft.shipping.trim() || '0',
@@ -138,6 +130,7 @@ export function StoreProfile() {
         custom_domain: draft.domain.trim() || null,
       });
       setStore(res.data);
+      setDraft((d) => ({ ...d, colors: { ...res.data.colors } }));
       setSaved(true);
     } catch (reason) {
       setError(reason);
@@ -170,32 +163,48 @@ export function StoreProfile() {
         </div>
         <fieldset className="colors">
           <legend>Colours</legend>
+          <p className="hint">An empty colour is drawn in the default, the same in the shop and the apps.</p>
           <div className="color-grid">
-            {COLOR_NAMES.map((k) => (
-              <div className="color-field" key={k}>
-                <label htmlFor={`color-${k}`}>{k.charAt(0).toUpperCase() + k.slice(1)}</label>
-                <div className="color-inputs">
-                  <input
-                    type="color"
-                    aria-label={`${k} colour picker`}
-                    value={HEX.test(draft.colors[k] ?? '') ? draft.colors[k] : '#000000'}
-                    onChange={(e) => set({ colors: { ...draft.colors, [k]: e.target.value } })}
-                  />
-                  <input
-                    id={`color-${k}`}
-                    className="input-narrow"
-                    value={draft.colors[k] ?? ''}
-                    aria-invalid={!HEX.test(draft.colors[k] ?? '') || undefined}
-                    onChange={(e) => set({ colors: { ...draft.colors, [k]: e.target.value } })}
-                  />
+            {colors.map((k) => {
+              const label = k.charAt(0).toUpperCase() + k.slice(1);
+              const value = draft.colors[k] ?? '';
+              const setColor = (next: string) => set({ colors: { ...draft.colors, [k]: next } });
+              return (
+                <div className="color-field" key={k}>
+                  <label htmlFor={`color-${k}`}>{label}</label>
+                  <div className="color-inputs">
+                    <input
+                      type="color"
+                      aria-label={`${k} colour picker`}
+                      value={shown(k)}
+                      onChange={(e) => setColor(e.target.value)}
+                    />
+                    <input
+                      id={`color-${k}`}
+                      className="input-narrow"
+                      value={value}
+                      placeholder={`default (${defaults[k]})`}
+                      aria-invalid={(value.trim() !== '' && !HEX_COLOR.test(value.trim())) || undefined}
+                      onChange={(e) => setColor(e.target.value)}
+                    />
+                  </div>
+                  {value !== '' ? (
+                    <Button
+                      variant="link"
+                      aria-label={`Use default ${k} colour`}
+                      onClick={() => setColor('')}
+                    >
+                      Use default
+                    </Button>
+                  ) : null}
+                  {fieldError(`colors.${k}`) ? (
+                    <div className="field-error">{fieldError(`colors.${k}`)}</div>
+                  ) : null}
                 </div>
-                {fieldError(`colors.${k}`) ? (
-                  <div className="field-error">{fieldError(`colors.${k}`)}</div>
-                ) : null}
-              </div>
-            ))}
+              );
+            })}
           </div>
-          <ColorPreview colors={draft.colors} name={draft.name} logo={draft.logo} />
+          <ColorPreview c={shown} name={draft.name} logo={draft.logo} />
         </fieldset>
         <div className="row">
           <Field3
