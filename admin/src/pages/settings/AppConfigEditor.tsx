@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../api/client';
+import type { StoreSettings } from '../../api/types';
 import { Button, Card, ErrorBanner, Notice } from '../../components/ui';
 import { useSession } from '../../session';
 import { checkAppConfig } from './app-config';
@@ -22,26 +23,21 @@ export function AppConfigEditor() {
   const check = checkAppConfig(text);
   const nothingSaved = savedText === '{}';
 
-  // The session's copy is from sign-in; the apps read the one the storefront serves now.
+  // The session's copy is from sign-in; an app's key may have saved since. Read from the dashboard's
+  // own answer: the storefront's (the same config) may be kept 30 s by the browser's cache.
   useEffect(() => {
     const controller = new AbortController();
     const atSignIn = pretty(store.app_config);
-    api
-      .get<{ data: Record<string, unknown> }>(
-        `/api/storefront/${encodeURIComponent(store.slug)}/app-config`,
-        undefined,
-        controller.signal,
-      )
-      .then(
-        (res) => {
-          const current = pretty(res.data);
-          setSavedText(current);
-          setText((t) => (t === atSignIn ? current : t)); // never over what the merchant is typing
-        },
-        () => undefined, // the sign-in copy stays; a save answers with the saved config anyway
-      );
+    api.get<{ data: StoreSettings }>('/api/admin/store', undefined, controller.signal).then(
+      (res) => {
+        const current = pretty(res.data.app_config);
+        setSavedText(current);
+        setText((t) => (t === atSignIn ? current : t)); // never over what the merchant is typing
+      },
+      () => undefined, // the sign-in copy stays; a save answers with the saved config anyway
+    );
     return () => controller.abort();
-  }, [store.slug, store.app_config]);
+  }, [store.app_config]);
 
   const save = async () => {
     if (!check.ok) return;

@@ -32,6 +32,10 @@ function timeZones(current: string): string[] {
   return zones.includes(current) ? zones : [current, ...zones];
 }
 
+/**
+ * The colours as the shop draws them (src/shop/client/styles): the header in primary and buttons and
+ * links in accent, both with white text; the page in background and text. Secondary is the apps' own.
+ */
 function ColorPreview({ c, name, logo }: { c: (key: ColorName) => string; name: string; logo: string }) {
   return (
     <div
@@ -40,17 +44,19 @@ function ColorPreview({ c, name, logo }: { c: (key: ColorName) => string; name: 
       role="img"
       style={{ background: c('background'), color: c('text') }}
     >
-      <div className="color-preview-bar" style={{ background: c('secondary'), color: c('background') }}>
+      <div className="color-preview-bar" style={{ background: c('primary'), color: '#fff' }}>
         {logo ? <img src={logo} alt="" /> : null}
         <strong>{name || 'Your store'}</strong>
       </div>
       <div className="color-preview-body">
-        <p>New season, new arrivals.</p>
-        <span className="color-preview-button" style={{ background: c('primary'), color: c('background') }}>
+        <p>
+          New season, new arrivals. <span style={{ color: c('accent') }}>Shipping &amp; returns</span>
+        </p>
+        <span className="color-preview-button" style={{ background: c('accent'), color: '#fff' }}>
           Add to cart
         </span>{' '}
-        <span className="color-preview-tag" style={{ background: c('accent'), color: c('text') }}>
-          Sale
+        <span className="color-preview-tag" style={{ background: c('secondary'), color: '#fff' }}>
+          In the app
         </span>
       </div>
     </div>
