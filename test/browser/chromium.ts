@@ -67,6 +67,9 @@ interface AxeViolation {
  * "rule (impact): help — selectors", so a failing test names what to fix.
  */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
+  // A list being refreshed is drawn faded (`.is-refreshing`) for a moment: audit what it settles on,
+  // not the fade (a loaded machine photographed the orders list mid-refresh, below AA contrast).
+  await page.locator('.is-refreshing').first().waitFor({ state: 'detached', timeout: 10_000 });
   // Evaluated through the DevTools protocol, so the page's own CSP (script-src 'self') stays as served.
   if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
