@@ -124,7 +124,12 @@ export function StoreProfile() {
           400,
           'invalid_request',
           `The ${badColor} colour must be a hex colour such as ${defaults[badColor]}, or empty for the default.`,
-          [{ field: `colors.${badColor}`, message: 'must be #rrggbb, or empty for the default' }],
+          [
+            {
+              field: `colors.${badColor}`,
+              message: `must be a colour such as ${defaults[badColor]}, or empty for the default`,
+            },
+          ],
         ),
       );
       return;
