@@ -73,6 +73,32 @@ function Shell() {
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const main = useRef<HTMLElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLElement>(null);
+
+  // The phone's menu lies over the page: Escape closes it (focus back on its button), and so does
+  // focus or a tap anywhere else, so that it never covers the field being filled in.
+  useEffect(() => {
+    if (!menuOpen) return;
+    const inMenu = (target: EventTarget | null) =>
+      target instanceof Node && (nav.current?.contains(target) || menuButton.current?.contains(target));
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setMenuOpen(false);
+      menuButton.current?.focus();
+    };
+    const onElsewhere = (event: Event) => {
+      if (!inMenu(event.target)) setMenuOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    document.addEventListener('focusin', onElsewhere);
+    document.addEventListener('pointerdown', onElsewhere);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('focusin', onElsewhere);
+      document.removeEventListener('pointerdown', onElsewhere);
+    };
+  }, [menuOpen]);
   const first = useRef(true);
 
   // After a navigation, focus moves to the new page's heading (as a screen reader user expects).
@@ -100,6 +126,7 @@ function Shell() {
       <header className="topbar">
         <button
           type="button"
+          ref={menuButton}
           className="menu-button"
           aria-expanded={menuOpen}
           aria-controls="nav"
@@ -121,7 +148,7 @@ function Shell() {
           </button>
         </div>
       </header>
-      <nav id="nav" className={`sidebar ${menuOpen ? 'open' : ''}`} aria-label="Dashboard">
+      <nav id="nav" ref={nav} className={`sidebar ${menuOpen ? 'open' : ''}`} aria-label="Dashboard">
         <ul>
           {NAV.map((item) => (
             <li key={item.to}>

@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import { api, request, setUnauthorizedHandler } from './api/client';
 import type { Session, StoreSettings } from './api/types';
+import { knownZone } from './lib/zoned-time';
 
 interface SessionState {
   session: Session;
@@ -21,6 +22,11 @@ export function useSession(): SessionState {
 /** The store's currency: every amount in the dashboard is shown in it. */
 export function useCurrency(): string {
   return useSession().store.currency;
+}
+
+/** The store's time zone: dates are shown and entered in it, whatever the browser's zone. */
+export function useTimeZone(): string {
+  return knownZone(useSession().store.timezone);
 }
 
 type Status =

@@ -23,7 +23,10 @@ export interface LaunchedBrowser {
  * Headless Chromium on a fresh profile (a new user-data-dir, removed afterwards), quiet: no background
  * networking, component updates, sync or QUIC.
  */
-export async function launchBrowser(viewport = { width: 1280, height: 900 }): Promise<LaunchedBrowser> {
+export async function launchBrowser(
+  viewport = { width: 1280, height: 900 },
+  options: { timezoneId?: string } = {},
+): Promise<LaunchedBrowser> {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
@@ -39,7 +42,7 @@ export async function launchBrowser(viewport = { width: 1280, height: 900 }): Pr
     ],
     viewport,
     locale: 'en-US',
-    timezoneId: 'UTC',
+    timezoneId: options.timezoneId ?? 'UTC',
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(15_000);

@@ -12,7 +12,9 @@ import { Button } from './ui';
 
 /**
  * A modal on the native <dialog>: the browser traps focus, Escape closes it, and focus returns to
- * what opened it.
+ * what opened it. The browser's own return only happens on `close()`; most modals are unmounted by
+ * their page instead (`{editing ? <Modal …/> : null}`), which left the focus on the page's body, so
+ * the opener is remembered here and focused again however the modal goes away.
  */
 export function Modal({
   open,
@@ -28,12 +30,20 @@ export function Modal({
   wide?: boolean;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
+    if (open && !dialog.open) {
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      dialog.showModal();
+    }
+    if (!open && dialog.open) {
+      dialog.close();
+      refocus(opener);
+    }
   }, [open]);
+  useEffect(() => () => refocus(opener), []);
   return (
     <dialog
       ref={ref}
@@ -57,6 +67,13 @@ export function Modal({
       ) : null}
     </dialog>
   );
+}
+
+/** Focus back on the element that opened a modal, if it is still on the page. */
+function refocus(opener: { current: HTMLElement | null }): void {
+  const element = opener.current;
+  opener.current = null;
+  if (element?.isConnected) element.focus();
 }
 
 /** A form inside a modal: Enter submits, the submit button shows progress. */

@@ -143,6 +143,22 @@ export function Checkbox({
   );
 }
 
+/**
+ * A control's error where no Field wraps it (a table cell, a colour pair): spread `errorLink(id, …)`
+ * on the control and put `<InlineError id={id} …/>` after it.
+ */
+export function errorLink(id: string, message: string | undefined) {
+  return message ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-error` } : {};
+}
+
+export function InlineError({ id, message }: { id: string; message: string | undefined }) {
+  return message ? (
+    <div className="field-error" id={`${id}-error`}>
+      {message}
+    </div>
+  ) : null;
+}
+
 /** The API's error, readable: its message, and a list of field errors when it has some. */
 export function ErrorBanner({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;

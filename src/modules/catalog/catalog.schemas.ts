@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { cursorQuery } from '../../platform/http/cursor.js';
 import { IdFilter, Nullable, PageQuery, StringEnum } from '../../platform/http/envelopes.js';
 import { MoneyInput } from '../../platform/http/money-input.js';
+import { ERROR_HINT } from '../../platform/http/validation-messages.js';
 import { StockStatusSchema } from '../inventory/index.js';
 import { SLUG_PATTERN } from './slug.js';
 
@@ -9,7 +10,11 @@ export { MoneyInput };
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Status = StringEnum(['active', 'draft', 'archived']);
-const Slug = Type.String({ pattern: SLUG_PATTERN, maxLength: 100 });
+const Slug = Type.String({
+  pattern: SLUG_PATTERN,
+  maxLength: 100,
+  [ERROR_HINT]: 'must be lowercase letters, digits and single hyphens, such as summer-tees',
+});
 /** Names are trimmed when stored, so one made only of spaces would be empty. */
 const Name = Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' });
 

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../platform/http/envelopes.js';
 import { MoneyInput } from '../../platform/http/money-input.js';
 import { SCOPES } from '../../platform/http/scopes.js';
+import { ERROR_HINT } from '../../platform/http/validation-messages.js';
 
 const Timestamp = Type.String({ format: 'date-time' });
 
@@ -42,7 +43,11 @@ export const StoreSettings = Type.Object({
 
 // null removes the colour: the default (default_colors) is drawn again.
 const Color = Nullable(
-  Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: '#rrggbb; null: the default' }),
+  Type.String({
+    pattern: '^#[0-9a-fA-F]{6}$',
+    description: '#rrggbb; null: the default',
+    [ERROR_HINT]: 'must be a colour such as #1f2937',
+  }),
 );
 export const StoreSettingsBody = Type.Object(
   {
@@ -63,6 +68,7 @@ export const StoreSettingsBody = Type.Object(
     currency: Type.Optional(
       Type.String({
         pattern: '^[A-Za-z]{3}$',
+        [ERROR_HINT]: 'must be a 3-letter currency code such as EUR',
         description:
           'An ISO 4217 code (USD, EUR, …) with the same minor units as the current one; 409 once the store has orders',
       }),
@@ -72,10 +78,10 @@ export const StoreSettingsBody = Type.Object(
     shipping_flat_rate: Type.Optional(MoneyInput),
     free_shipping_threshold: Type.Optional(Nullable(MoneyInput)),
     tax_rate: Type.Optional(
-      Type.Union([
-        Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,2})?$' }),
-        Type.Number({ minimum: 0, maximum: 100 }),
-      ]),
+      Type.Union(
+        [Type.String({ pattern: '^\\d{1,3}(\\.\\d{1,2})?$' }), Type.Number({ minimum: 0, maximum: 100 })],
+        { [ERROR_HINT]: 'must be a percentage from 0 to 100, such as 19 or 7.25' },
+      ),
     ),
     custom_domain: Type.Optional(
       Nullable(

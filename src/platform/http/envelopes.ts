@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { UUID_PATTERN } from '../ids.js';
 import { ERROR_CODES } from './errors.js';
+import { ERROR_HINT } from './validation-messages.js';
 
 /**
  * One of a fixed set of strings, as a single `enum` (a union of literals would be `anyOf` of
@@ -19,6 +20,7 @@ export const IdFilter = (description: string, options: { orLiteral?: string } = 
   Type.String({
     pattern: options.orLiteral ? `^${options.orLiteral}$|${UUID_PATTERN}` : UUID_PATTERN,
     description,
+    [ERROR_HINT]: 'must be an id (a UUID)',
   });
 
 /** The seed's envelopes: one schema helper per shape, so every endpoint documents the same bodies. */

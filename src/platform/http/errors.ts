@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/database.js';
-import { UUID_PATTERN } from '../ids.js';
+import { fieldMessages, summary, type ValidationIssue } from './validation-messages.js';
 
 export interface ErrorDetail {
   field: string;
@@ -75,47 +75,23 @@ export function registerConstraintConflict(constraint: string, message: string):
   CONSTRAINT_CONFLICTS[constraint] = message;
 }
 
-interface ValidationIssue {
-  instancePath?: string;
-  keyword?: string;
-  message?: string;
-  params?: Record<string, unknown>;
-}
-
 /**
  * The most details a validation error lists. Validators report every invalid field; a body with
  * thousands of wrong fields still gets a short answer (its first MAX_VALIDATION_DETAILS).
  */
 export const MAX_VALIDATION_DETAILS = 20;
 
-function issueMessage(issue: ValidationIssue): string {
-  const params = issue.params ?? {};
-  if (params.additionalProperty !== undefined) return 'is not a known field';
-  if (issue.keyword === 'enum' && Array.isArray(params.allowedValues))
-    return `must be one of: ${params.allowedValues.join(', ')}`;
-  // IdFilter's pattern (a UUID, or a UUID or a word such as `root`).
-  if (issue.keyword === 'pattern' && String(params.pattern).endsWith(UUID_PATTERN))
-    return 'must be an id (a UUID)';
-  return issue.message ?? 'is invalid';
-}
-
-function validationDetails(context: string | undefined, issues: ValidationIssue[]): ErrorDetail[] {
-  return issues.slice(0, MAX_VALIDATION_DETAILS).map((issue) => {
-    let field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-    const extra = issue.params?.additionalProperty ?? issue.params?.missingProperty;
-    if (typeof extra === 'string') field = field ? `${field}.${extra}` : extra;
-    return { field: field || context || 'body', message: issueMessage(issue) };
-  });
-}
-
 /** Translates any thrown error into the contract's error body; the only place that does so. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const e = error as FastifyError & { constraint?: string; validationContext?: string };
   if (e?.validation) {
-    const details = validationDetails(e.validationContext, e.validation as ValidationIssue[]);
-    const first = details[0];
-    return invalidRequest(first ? `${first.field} ${first.message}` : 'invalid request', details);
+    const details = fieldMessages(
+      e.validationContext,
+      e.validation as ValidationIssue[],
+      MAX_VALIDATION_DETAILS,
+    );
+    return invalidRequest(summary(details), details);
   }
   switch (e?.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

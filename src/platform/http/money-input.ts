@@ -1,6 +1,9 @@
 import { Type } from 'typebox';
 import { MAX_AMOUNT, MoneyFormatError, toDecimalString, toMinorUnits } from '../money.js';
 import { invalidRequest } from './errors.js';
+import { ERROR_HINT } from './validation-messages.js';
+
+const AMOUNT_HINT = 'must be an amount such as 19.99';
 
 const DESCRIPTION = `Decimal amount, e.g. "19.99"; at most ${MAX_AMOUNT.toLocaleString('en-US')} minor units of the store currency (100,000,000,000.00 with two decimals)`;
 
@@ -11,7 +14,7 @@ const DESCRIPTION = `Decimal amount, e.g. "19.99"; at most ${MAX_AMOUNT.toLocale
 export const moneyInput = (description = DESCRIPTION) =>
   Type.Union(
     [Type.String({ pattern: '^\\d{1,14}(\\.\\d+)?$' }), Type.Number({ minimum: 0, maximum: MAX_AMOUNT })],
-    { description },
+    { description, [ERROR_HINT]: AMOUNT_HINT },
   );
 
 export const MoneyInput = moneyInput();

@@ -10,7 +10,8 @@ import { installInputGuard } from './input-guard.js';
  * characters and over-deep bodies on every route. Every invalid field is reported (a client fixes
  * its request in one round trip); the error body lists the first MAX_VALIDATION_DETAILS of them, and
  * the work stays linear in the body, which the body limit bounds (a 1 MiB body of unknown fields
- * is refused in milliseconds: test/api/api-description.test.ts).
+ * is refused in milliseconds: test/api/api-description.test.ts), one sentence per field
+ * (validation-messages.ts).
  */
 export function installValidation(app: FastifyInstance): void {
   const common = {
@@ -20,6 +21,8 @@ export function installValidation(app: FastifyInstance): void {
     strict: false,
     // NaN and ±Infinity are never numbers (a JSON body's 1e400 parses to Infinity).
     strictNumbers: true,
+    // Each error carries the schema it failed, where validation-messages.ts reads a schema's hint.
+    verbose: true,
   } as const;
   const body = new Ajv({ ...common, coerceTypes: false });
   const query = new Ajv({ ...common, coerceTypes: 'array' });

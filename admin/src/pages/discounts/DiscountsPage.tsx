@@ -16,10 +16,10 @@ import {
   TextField,
 } from '../../components/ui';
 import { useResource } from '../../components/useResource';
-import { formatDateTime } from '../../lib/format';
 import { formatMoney } from '../../lib/money';
-import { useCurrency } from '../../session';
-import { describeDiscount, fromLocalInput, toLocalInput } from './discount-text';
+import { formatZoned, fromZonedInput, toZonedInput } from '../../lib/zoned-time';
+import { useCurrency, useTimeZone } from '../../session';
+import { describeDiscount } from './discount-text';
 
 interface Draft {
   automatic: boolean;
@@ -36,7 +36,7 @@ interface Draft {
   categoryIds: string[];
 }
 
-function draftOf(d?: Discount): Draft {
+function draftOf(timeZone: string, d?: Discount): Draft {
   return {
     automatic: d ? d.code === null : false,
     code: d?.code ?? '',
@@ -44,8 +44,8 @@ function draftOf(d?: Discount): Draft {
     type: d?.type ?? 'percentage',
     value: d?.value ?? '',
     minSubtotal: d?.min_subtotal ?? '',
-    startsAt: toLocalInput(d?.starts_at ?? null),
-    endsAt: toLocalInput(d?.ends_at ?? null),
+    startsAt: toZonedInput(d?.starts_at ?? null, timeZone),
+    endsAt: toZonedInput(d?.ends_at ?? null, timeZone),
     usageLimit: d?.usage_limit === null || d?.usage_limit === undefined ? '' : String(d.usage_limit),
     oncePerCustomer: d?.once_per_customer ?? false,
     active: d?.active ?? true,
@@ -65,7 +65,10 @@ function DiscountModal({
   onSaved: (d: Discount) => void;
 }) {
   const currency = useCurrency();
-  const [draft, setDraft] = useState<Draft>(() => draftOf(discount));
+  const timeZone = useTimeZone();
+  // The inputs show minutes; a date the merchant did not touch is not sent, so it keeps its seconds.
+  const [loaded] = useState<Draft>(() => draftOf(timeZone, discount));
+  const [draft, setDraft] = useState<Draft>(loaded);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
@@ -79,8 +82,12 @@ function DiscountModal({
       type: draft.type,
       value: draft.type === 'free_shipping' ? '0' : draft.value.trim(),
       min_subtotal: draft.minSubtotal.trim() || null,
-      ...(draft.startsAt ? { starts_at: fromLocalInput(draft.startsAt) } : {}),
-      ends_at: fromLocalInput(draft.endsAt),
+      ...(draft.startsAt && (!discount || draft.startsAt !== loaded.startsAt)
+        ? { starts_at: fromZonedInput(draft.startsAt, timeZone) }
+        : {}),
+      ...(!discount || draft.endsAt !== loaded.endsAt
+        ? { ends_at: fromZonedInput(draft.endsAt, timeZone) }
+        : {}),
       usage_limit: draft.usageLimit.trim() ? Number(draft.usageLimit) : null,
       once_per_customer: draft.oncePerCustomer,
       active: draft.active,
@@ -185,7 +192,7 @@ function DiscountModal({
           type="datetime-local"
           value={draft.startsAt}
           onChange={(e) => set({ startsAt: e.target.value })}
-          hint="Empty: now"
+          hint={`Empty: now. Times in ${timeZone}`}
           error={fieldError('starts_at')}
         />
         <TextField
@@ -193,7 +200,7 @@ function DiscountModal({
           type="datetime-local"
           value={draft.endsAt}
           onChange={(e) => set({ endsAt: e.target.value })}
-          hint="Empty: never"
+          hint={`Empty: never. Times in ${timeZone}`}
           error={fieldError('ends_at')}
         />
         <TextField
@@ -237,6 +244,7 @@ function DiscountModal({
 
 export function DiscountsPage() {
   const currency = useCurrency();
+  const timeZone = useTimeZone();
   const confirm = useConfirm();
   const [q, setQ] = useState('');
   const [query, setQuery] = useState('');
@@ -363,7 +371,7 @@ export function DiscountsPage() {
                     {d.usage_count}
                     {d.usage_limit !== null ? ` / ${d.usage_limit}` : ''}
                   </td>
-                  <td data-label="Ends">{d.ends_at ? formatDateTime(d.ends_at) : 'Never'}</td>
+                  <td data-label="Ends">{d.ends_at ? formatZoned(d.ends_at, timeZone) : 'Never'}</td>
                   <td className="row-actions">
                     <Button
                       variant="link"

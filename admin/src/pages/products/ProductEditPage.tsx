@@ -7,6 +7,8 @@ import {
   Card,
   Checkbox,
   ErrorBanner,
+  errorLink,
+  InlineError,
   Loading,
   Notice,
   PageHeader,
@@ -416,10 +418,12 @@ function ProductEditor({
                                 aria-label={`SKU of ${label}`}
                                 value={v.sku}
                                 onChange={(e) => update({ sku: e.target.value })}
+                                {...errorLink(`${v.key}-sku`, fieldError(`variants.${index}.sku`))}
                               />
-                              {fieldError(`variants.${index}.sku`) ? (
-                                <div className="field-error">{fieldError(`variants.${index}.sku`)}</div>
-                              ) : null}
+                              <InlineError
+                                id={`${v.key}-sku`}
+                                message={fieldError(`variants.${index}.sku`)}
+                              />
                             </td>
                             <td data-label="Price">
                               <input
@@ -427,6 +431,11 @@ function ProductEditor({
                                 inputMode="decimal"
                                 value={v.price}
                                 onChange={(e) => update({ price: e.target.value })}
+                                {...errorLink(`${v.key}-price`, fieldError(`variants.${index}.price`))}
+                              />
+                              <InlineError
+                                id={`${v.key}-price`}
+                                message={fieldError(`variants.${index}.price`)}
                               />
                             </td>
                             <td data-label="Compare-at">
@@ -435,6 +444,14 @@ function ProductEditor({
                                 inputMode="decimal"
                                 value={v.comparePrice}
                                 onChange={(e) => update({ comparePrice: e.target.value })}
+                                {...errorLink(
+                                  `${v.key}-compare`,
+                                  fieldError(`variants.${index}.compare_price`),
+                                )}
+                              />
+                              <InlineError
+                                id={`${v.key}-compare`}
+                                message={fieldError(`variants.${index}.compare_price`)}
                               />
                             </td>
                             {form.variants.some((x) => !x.id) ? (

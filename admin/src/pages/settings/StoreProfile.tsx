@@ -1,7 +1,16 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { ApiError, api } from '../../api/client';
 import type { StoreSettings } from '../../api/types';
-import { Button, Card, ErrorBanner, Notice, SelectField, TextField } from '../../components/ui';
+import {
+  Button,
+  Card,
+  ErrorBanner,
+  errorLink,
+  InlineError,
+  Notice,
+  SelectField,
+  TextField,
+} from '../../components/ui';
 import { useSession } from '../../session';
 import { type ColorName, colorChanges, colorNames, HEX_COLOR, shownColor } from './colors';
 
@@ -115,7 +124,12 @@ export function StoreProfile() {
           400,
           'invalid_request',
           `The ${badColor} colour must be a hex colour such as ${defaults[badColor]}, or empty for the default.`,
-          [{ field: `colors.${badColor}`, message: 'must be #rrggbb, or empty for the default' }],
+          [
+            {
+              field: `colors.${badColor}`,
+              message: `must be a colour such as ${defaults[badColor]}, or empty for the default`,
+            },
+          ],
         ),
       );
       return;
@@ -192,6 +206,7 @@ export function StoreProfile() {
                       placeholder={`default (${defaults[k]})`}
                       aria-invalid={(value.trim() !== '' && !HEX_COLOR.test(value.trim())) || undefined}
                       onChange={(e) => setColor(e.target.value)}
+                      {...errorLink(`color-${k}`, fieldError(`colors.${k}`))}
                     />
                   </div>
                   {value !== '' ? (
@@ -203,9 +218,7 @@ export function StoreProfile() {
                       Use default
                     </Button>
                   ) : null}
-                  {fieldError(`colors.${k}`) ? (
-                    <div className="field-error">{fieldError(`colors.${k}`)}</div>
-                  ) : null}
+                  <InlineError id={`color-${k}`} message={fieldError(`colors.${k}`)} />
                 </div>
               );
             })}
