@@ -113,6 +113,25 @@ describe('POST /api/v1/orders/{id}/edit-items', () => {
     expect(await stockOf(p.id)).toBe(6);
   });
 
+  it('an added line carries the SKU of its variant, else of its product, as checkout lines do', async () => {
+    const sized = await createProduct(api, sizedProduct({ S: 5, M: 5 }, { sku: 'TEE' }));
+    const plain = await createProduct(api, { sku: 'MUG-1', inventory: 5 });
+    const [s, m] = sized.variants;
+    const order = await createOrder(api, { items: [{ product_id: plain.id, quantity: 1 }] });
+    const res = await edit(order.id, {
+      add: [
+        { product_id: sized.id, variant_id: s?.id, name: sized.name, quantity: 1, price: '20.00' },
+        { product_id: sized.id, variant_id: m?.id, name: sized.name, quantity: 1, price: '22.50' },
+        { product_id: plain.id, name: plain.name, quantity: 1, price: '10.00' },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    // The edit answers the seed's response (no SKUs); the order's lines show what was stored.
+    // S has a SKU of its own; M has none, so its line takes the product's, as checkout's lines do.
+    const stored = (await api.get(`/api/v1/orders/${order.id}`)).json().data.line_items.slice(1);
+    expect(stored.map((l: { sku: string | null }) => l.sku)).toEqual([s?.sku, 'TEE', 'MUG-1']);
+  });
+
   it('short stock is 409 insufficient_stock and nothing changes', async () => {
     const p = await createProduct(api, { price: '10.00', inventory: 3 });
     const order = await createOrder(api, { items: [{ product_id: p.id, quantity: 1 }] });

@@ -3,10 +3,10 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, type ErrorDetail, invalidRequest } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import type { ProductsService } from '../catalog/index.js';
+import type { OrderableProduct, ProductsService } from '../catalog/index.js';
 import type { InventoryService, StockChange } from '../inventory/index.js';
 import { amountOf, diff, recordOrderUpdated } from './order-events.js';
-import { ensureAmountsInRange } from './order-pricing.js';
+import { ensureAmountsInRange, lineSku } from './order-pricing.js';
 import { isEditable } from './order-state.js';
 import * as repo from './orders.repository.js';
 import { paymentStatusOf, refundStatusOf, subtotalOf, totalOf } from './totals.js';
@@ -93,7 +93,7 @@ export function createOrderEditor(deps: {
       const order = await deps.lockOrder(tx, storeId, id);
       if (!isEditable(order.status)) throw conflict(`a ${order.status} order cannot be edited`);
       const before = await repo.lineItems(tx, storeId, order.id);
-      const { byId } = await validate(tx, storeId, before, input);
+      const { byId, catalogue } = await validate(tx, storeId, before, input);
 
       // Stock of lines whose product was deleted since is not tracked any more: only the line moves.
       const live = await deps.products.lookupForOrder(
@@ -116,19 +116,23 @@ export function createOrderEditor(deps: {
         changes.push(...stockOf(line, line.quantity));
       }
       const position = before.reduce((max, l) => Math.max(max, l.position), -1) + 1;
-      const added = (input.add ?? []).map((a, i) => ({
-        id: newId(),
-        store_id: storeId,
-        order_id: order.id,
-        product_id: a.product_id,
-        variant_id: a.variant_id ?? null,
-        name: a.name,
-        variant_title: a.variant_title ?? null,
-        sku: null,
-        quantity: a.quantity,
-        price: a.price,
-        position: position + i,
-      }));
+      const added = (input.add ?? []).map((a, i) => {
+        // validate() refused unknown products and variants.
+        const product = catalogue.get(a.product_id) as OrderableProduct;
+        return {
+          id: newId(),
+          store_id: storeId,
+          order_id: order.id,
+          product_id: a.product_id,
+          variant_id: a.variant_id ?? null,
+          name: a.name,
+          variant_title: a.variant_title ?? null,
+          sku: lineSku(product, a.variant_id ? product.variants.get(a.variant_id) : null),
+          quantity: a.quantity,
+          price: a.price,
+          position: position + i,
+        };
+      });
       for (const a of added)
         changes.push({
           productId: a.product_id,

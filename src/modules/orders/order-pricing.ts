@@ -158,7 +158,7 @@ export async function priceCart(
       variantId: variant?.id ?? null,
       name: product.name,
       variantTitle: variant?.title ?? null,
-      sku: variant?.sku ?? product.sku,
+      sku: lineSku(product, variant),
       quantity: item.quantity,
       price: item.price ?? variant?.price ?? product.price,
       categoryIds: product.categoryIds,
@@ -200,6 +200,10 @@ export async function priceCart(
  * priceCart) and by order edits: an order whose subtotal or total would pass MAX_AMOUNT is 400
  * naming `field`, so the quote refuses exactly what placing the order refuses.
  */
+/** The SKU an order line keeps: its variant's, else its product's (checkout and item edits alike). */
+export const lineSku = (product: { sku: string | null }, variant?: { sku: string | null } | null) =>
+  variant?.sku ?? product.sku;
+
 export function ensureAmountsInRange(
   amounts: { subtotal: number; total: number },
   currency: string,
