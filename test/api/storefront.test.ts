@@ -129,12 +129,15 @@ describe('GET /api/storefront/{slug}/products', () => {
       slug: 'cap',
       price: '9.50',
       comparePrice: '12.00',
+      priceVaries: false,
       image: 'https://cdn.example.com/cap-front.jpg',
       inStock: false,
     });
     expect(byName['Wool Hat']).toMatchObject({ image: null, inStock: true, comparePrice: null });
     expect(byName.beanie.inStock).toBe(true);
     expect(byName['Silk Scarf'].inStock).toBe(true);
+    // Sold by variant: the cheapest in stock (Red, at the product's price), Blue costs more.
+    expect(byName['Silk Scarf']).toMatchObject({ price: '40.00', comparePrice: null, priceVaries: true });
   });
 
   it.each([

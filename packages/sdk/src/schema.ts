@@ -10175,6 +10175,8 @@ export interface operations {
               slug: string;
               price: string;
               comparePrice: string | null;
+              /** @description The variants cost different amounts: `price` is the lowest one in stock (of all when none is), so show it as "from" */
+              priceVaries: boolean;
               image: string | null;
               inStock: boolean;
             }[];
@@ -13014,6 +13016,8 @@ export interface operations {
               slug: string;
               price: string;
               comparePrice: string | null;
+              /** @description The variants cost different amounts: `price` is the lowest one in stock (of all when none is), so show it as "from" */
+              priceVaries: boolean;
               image: string | null;
               inStock: boolean;
             }[];

@@ -1,7 +1,13 @@
 import { toDecimalString } from '../../platform/money.js';
 import { stockStatus } from '../inventory/index.js';
 import type { CategoryRow } from './categories.repository.js';
-import type { ListedDetails, ListedVariant, ProductDetails, ProductRow } from './products.repository.js';
+import type {
+  ListedDetails,
+  ListedForShop,
+  ListedVariant,
+  ProductDetails,
+  ProductRow,
+} from './products.repository.js';
 
 const money = (minor: number | null, decimals: number) =>
   minor === null ? null : toDecimalString(minor, decimals);
@@ -95,14 +101,20 @@ export function productForMerchant(row: ProductRow, details: ListedDetails, stor
 
 const inStock = (inventory: number, tracked: boolean) => !tracked || inventory > 0;
 
-/** Storefront list item (camelCase). */
-export function productSummaryForStorefront(row: ProductRow, image: string | undefined, decimals: number) {
+/**
+ * Storefront list item (camelCase). The price is the one the product page opens on and checkout
+ * charges: the cheapest variant's (see ListedForShop) with that variant's compare-at price only, so
+ * "Was" never shows a price no variant had; `priceVaries` says the variants cost more ("from").
+ */
+export function productSummaryForStorefront(row: ListedForShop, image: string | undefined, decimals: number) {
+  const hasVariants = row.from_price !== null;
   return {
     id: row.id,
     name: row.name,
     slug: row.slug,
-    price: toDecimalString(row.price, decimals),
-    comparePrice: money(row.compare_price, decimals),
+    price: toDecimalString(row.from_price ?? row.price, decimals),
+    comparePrice: money(hasVariants ? row.from_compare_price : row.compare_price, decimals),
+    priceVaries: row.price_varies === true,
     image: image ?? null,
     inStock: inStock(row.inventory, row.track_inventory),
   };

@@ -318,13 +318,3 @@ export async function findStockLevels(db: Executor, storeId: string, productIds:
     WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`.execute(db);
   return result.rows;
 }
-
-export function findActiveProducts(db: Executor, storeId: string, ids: string[]) {
-  return db
-    .selectFrom('products')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .where('status', '=', 'active')
-    .where('id', 'in', ids)
-    .execute();
-}

@@ -37,6 +37,10 @@ export const StorefrontProductSummary = Type.Object({
   slug: Type.String(),
   price: Type.String(),
   comparePrice: Nullable(Type.String()),
+  priceVaries: Type.Boolean({
+    description:
+      'The variants cost different amounts: `price` is the lowest one in stock (of all when none is), so show it as "from"',
+  }),
   image: Nullable(Type.String()),
   inStock: Type.Boolean(),
 });

@@ -9,6 +9,8 @@ export interface ProductSummary {
   /** Decimal strings in the store's currency, as the storefront API gives them. */
   price: string;
   comparePrice: string | null;
+  /** The variants cost different amounts: `price` is the lowest, shown as "From". */
+  priceVaries: boolean;
   image: string | null;
   inStock: boolean;
 }
@@ -40,7 +42,7 @@ export function ProductCard({
         <span className="product-card__name">{product.name}</span>
       </a>
       <p className="product-card__price">
-        <span>{formatMoney(product.price, currency)}</span>
+        <span>{`${product.priceVaries ? 'From ' : ''}${formatMoney(product.price, currency)}`}</span>
         {product.comparePrice !== null && Number(product.comparePrice) > Number(product.price) ? (
           <s>
             <span className="visually-hidden">Was </span>
