@@ -257,6 +257,23 @@ describe('the product list', () => {
     expect(byName.indexOf('Blue Mug')).toBeLessThan(byName.indexOf('Filler 01'));
   });
 
+  it('prices a product with variants as its page opens on it: "From" the cheapest in stock, its "Was"', async () => {
+    /** The price paragraph of a product's card, tags removed. */
+    const cardPrice = (html: string, name: string) => {
+      const card = html.split('<li class="product-card">').find((c) => c.includes(`>${name}</span>`));
+      const price = card?.match(/<p class="product-card__price">(.*?)<\/p>/)?.[1] ?? '';
+      return price.replace(/<[^>]+>/g, '');
+    };
+    const list = (await get(shop('/products?q=linen'))).body;
+    // S ($40) is sold out; M ($42, was $50) is the one the product page opens on and sells.
+    expect(cardPrice(list, 'Linen Shirt')).toBe('From $42.00Was $50.00');
+    const page = (await get(shop(`/products/${shirt.slug}`))).body;
+    expect(page).toContain('<span data-price="">$42.00</span>');
+    expect(page).toContain('<span data-compare-amount="">$50.00</span>');
+    // A product without variants keeps its own price, and no "From".
+    expect(cardPrice((await get(shop('/products?q=blue'))).body, 'Blue Mug')).toBe('$12.50Was $15.00');
+  });
+
   it('answers hostile query parameters with a 4xx or a sane page, never a 5xx', async () => {
     const cases: [string, number][] = [
       [`/products?q=${'a'.repeat(5000)}`, 200],
@@ -351,6 +368,23 @@ describe('the page cache', () => {
     const adjust = await api.patch(`/api/v1/inventory/${mug.id}`, { adjustment: -5 });
     expect(adjust.statusCode).toBe(200);
     expect((await get(path)).body).toMatch(/data-add-to-cart="" disabled="">Sold out/);
+  });
+
+  it('shows a variant’s new price on the cached list pages at once', async () => {
+    const listPath = shop('/products?q=linen');
+    expect((await get(listPath)).body).toContain('From $42.00');
+    const [small, medium, large] = shirt.variants;
+    const variants = [small, { ...medium, price: '38.00' }, large].map((v) => ({
+      id: v?.id,
+      options: v?.options,
+      price: v?.price,
+    }));
+    const patch = await api.patch(`/api/v1/products/${shirt.id}`, { variants });
+    expect(patch.statusCode).toBe(200);
+    const after = (await get(listPath)).body;
+    expect(after).toContain('From $38.00');
+    expect(after).not.toContain('$42.00');
+    expect((await get(shop('/products?page=2'))).body).toContain('From $38.00');
   });
 
   it('serves the same page (and ETag) within its TTL, and a change made elsewhere within 5 s', async () => {
