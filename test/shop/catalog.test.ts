@@ -139,10 +139,12 @@ describe('the product page', () => {
     // The picker's data, for the script.
     const json = html.match(/<script type="application\/json" id="product-variants">(.*?)<\/script>/)?.[1];
     expect(JSON.parse(json as string)).toEqual([
-      { id: small?.id, price: '$40.00', compare: null, inStock: false },
-      { id: medium?.id, price: '$42.00', compare: '$50.00', inStock: true },
-      { id: large?.id, price: '$44.00', compare: null, inStock: false },
+      { id: small?.id, price: '$40.00', compare: null, inStock: false, sku: 'SH-S', image: null },
+      { id: medium?.id, price: '$42.00', compare: '$50.00', inStock: true, sku: 'SH-M', image: null },
+      { id: large?.id, price: '$44.00', compare: null, inStock: false, sku: 'SH-L', image: null },
     ]);
+    // Without script, the page shows the SKU of the variant it opens on.
+    expect(html).toContain('SKU <span data-sku="">SH-M</span>');
     const product = jsonLdOf(html).find((d) => d['@type'] === 'Product') as {
       offers: Record<string, unknown>;
     };
@@ -159,6 +161,42 @@ describe('the product page', () => {
       price: '40.00',
       availability: 'https://schema.org/OutOfStock',
     });
+  });
+
+  it('opens on the picture whose alt text names the variant shown, and gives each variant its own', async () => {
+    const scarf = await createProduct(api, {
+      name: 'Wool Scarf',
+      price: '30.00',
+      sku: 'SCARF',
+      options: [{ name: 'Colour', values: ['Red', 'Blue', 'Green'] }],
+      images: [
+        { url: 'https://img.example/scarf.jpg', alt: 'Scarf, all colours', is_primary: true },
+        { url: 'https://img.example/scarf-red.jpg', alt: 'Red scarf' },
+        { url: 'https://img.example/scarf-blue.jpg', alt: 'Scarf in blue, folded' },
+      ],
+      variants: [
+        { options: { Colour: 'Red' }, inventory: 0, sku: 'SCARF-R' },
+        { options: { Colour: 'Blue' }, inventory: 2, sku: 'SCARF-B' },
+        // No picture names green, and no SKU of its own: the product's main picture and SKU.
+        { options: { Colour: 'Green' }, inventory: 2 },
+      ],
+    });
+    const html = (await get(shop(`/products/${scarf.slug}`))).body;
+    const json = html.match(/<script type="application\/json" id="product-variants">(.*?)<\/script>/)?.[1];
+    const views = JSON.parse(json as string) as { sku: string | null; image: string | null }[];
+    expect(views.map((v) => [v.sku, v.image])).toEqual([
+      ['SCARF-R', 'https://img.example/scarf-red.jpg'],
+      ['SCARF-B', 'https://img.example/scarf-blue.jpg'],
+      ['SCARF', 'https://img.example/scarf.jpg'],
+    ]);
+    // Red is sold out: the page opens on Blue, its picture and its SKU.
+    expect(html).toMatch(
+      /<img class="product__image" data-main-image="" src="https:\/\/img.example\/scarf-blue.jpg"/,
+    );
+    expect(html).toContain('SKU <span data-sku="">SCARF-B</span>');
+    expect(html).toMatch(/href="https:\/\/img.example\/scarf-blue.jpg" data-thumb="" aria-current="true"/);
+    // The list tests below count this store's products.
+    expect((await api.del(`/api/v1/products/${scarf.id}`)).statusCode).toBe(204);
   });
 
   it('disables adding a product that is sold out', async () => {

@@ -1,12 +1,16 @@
 // The product page's option picker and gallery. The page works without it: the variant <select> is a
 // field of the add-to-cart form, and the server refuses a sold-out variant. This shows the chosen
-// variant's price, compare-at price and stock at once, and keeps a sold-out one from being added.
+// variant's price, compare-at price, stock, SKU and picture at once, and keeps a sold-out one from
+// being added.
 
+/** As pages/product.tsx writes it. */
 interface VariantView {
   id: string;
   price: string;
   compare: string | null;
   inStock: boolean;
+  sku: string | null;
+  image: string | null;
 }
 
 function variantsOnPage(): Map<string, VariantView> {
@@ -25,6 +29,8 @@ function setUpPicker() {
   const compareAmount = document.querySelector<HTMLElement>('[data-compare-amount]');
   const stock = document.querySelector<HTMLElement>('[data-stock]');
   const button = document.querySelector<HTMLButtonElement>('[data-add-to-cart]');
+  const sku = document.querySelector<HTMLElement>('[data-sku]');
+  const image = document.querySelector<HTMLImageElement>('[data-main-image]');
 
   const show = (variant: VariantView) => {
     if (price) price.textContent = variant.price;
@@ -40,6 +46,11 @@ function setUpPicker() {
       button.disabled = !variant.inStock;
       button.textContent = variant.inStock ? 'Add to cart' : 'Sold out';
     }
+    if (sku?.parentElement) {
+      sku.textContent = variant.sku ?? '';
+      sku.parentElement.hidden = variant.sku === null;
+    }
+    if (image && variant.image) showImage(image, variant.image);
   };
   select.addEventListener('change', () => {
     const variant = variants.get(select.value);
@@ -50,16 +61,24 @@ function setUpPicker() {
   if (restored) show(restored);
 }
 
+/** Shows `url` as the main picture and marks its thumbnail as the current one. */
+function showImage(main: HTMLImageElement, url: string) {
+  const thumbs = [...document.querySelectorAll<HTMLAnchorElement>('[data-thumb]')];
+  const absolute = new URL(url, document.baseURI).href;
+  main.src = absolute;
+  for (const thumb of thumbs) {
+    if (thumb.href === absolute) thumb.setAttribute('aria-current', 'true');
+    else thumb.removeAttribute('aria-current');
+  }
+}
+
 function setUpGallery() {
   const main = document.querySelector<HTMLImageElement>('[data-main-image]');
-  const thumbs = [...document.querySelectorAll<HTMLAnchorElement>('[data-thumb]')];
   if (!main) return;
-  for (const thumb of thumbs) {
+  for (const thumb of document.querySelectorAll<HTMLAnchorElement>('[data-thumb]')) {
     thumb.addEventListener('click', (event) => {
       event.preventDefault();
-      main.src = thumb.href;
-      for (const other of thumbs) other.removeAttribute('aria-current');
-      thumb.setAttribute('aria-current', 'true');
+      showImage(main, thumb.href);
     });
   }
 }

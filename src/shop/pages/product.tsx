@@ -22,8 +22,9 @@ export interface ProductPageData {
     price: string;
     comparePrice: string | null;
     inStock: boolean;
+    options: Record<string, string>;
   }[];
-  images: { id: string; url: string; isPrimary: boolean }[];
+  images: { id: string; url: string; alt: string | null; isPrimary: boolean }[];
 }
 
 /** What the option picker (client/product.ts) swaps in when the variant changes. */
@@ -32,6 +33,33 @@ export interface VariantView {
   price: string;
   compare: string | null;
   inStock: boolean;
+  sku: string | null;
+  /** The picture to show for it: see variantImage. */
+  image: string | null;
+}
+
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+
+/**
+ * The picture of a variant. Variants have no image of their own in the catalogue, so a picture is a
+ * variant's when its alt text names one of the variant's option values as whole words ("Red" in
+ * "Red mug, side"; docs/decisions.md); the first such picture wins, else the product's main one.
+ */
+function variantImage(
+  images: ProductPageData['images'],
+  variant: ProductPageData['variants'][number],
+  main: ProductPageData['images'][number] | undefined,
+) {
+  const values = Object.values(variant.options).map(words);
+  const named = images.find((image) => {
+    const alt = words(image.alt ?? '').join(' ');
+    return values.some((value) => value.length > 0 && ` ${alt} `.includes(` ${value.join(' ')} `));
+  });
+  return (named ?? main)?.url ?? null;
 }
 
 const showCompare = (price: string, compare: string | null) =>
@@ -104,9 +132,10 @@ function summary(shop: ShopContext, data: ProductPageData): string {
   return `${data.product.name} at ${shop.store.name}: ${formatMoney(data.product.price, shop.store.currency)}.`;
 }
 
-function Gallery({ data }: { data: ProductPageData }) {
+function Gallery({ data, shown }: { data: ProductPageData; shown: string | null }) {
   const { name } = data.product;
-  const main = data.images.find((i) => i.isPrimary) ?? data.images[0];
+  const main =
+    data.images.find((i) => i.url === shown) ?? data.images.find((i) => i.isPrimary) ?? data.images[0];
   if (!main) return <div className="product__gallery product__gallery--empty" aria-hidden="true" />;
   return (
     <div className="product__gallery">
@@ -138,11 +167,14 @@ export function ProductPage({ shop, data }: { shop: ShopContext; data: ProductPa
   const currency = shop.store.currency;
   const path = `/products/${encodeURIComponent(product.slug)}`;
   const url = shopUrl(shop, path);
+  const image = data.images.find((i) => i.isPrimary) ?? data.images[0];
   const views: VariantView[] = variants.map((v) => ({
     id: v.id,
     price: formatMoney(v.price, currency),
     compare: ((c) => (c === null ? null : formatMoney(c, currency)))(showCompare(v.price, v.comparePrice)),
     inStock: v.inStock,
+    sku: v.sku ?? product.sku,
+    image: variantImage(data.images, v, image),
   }));
   // The variant shown first: the first one in stock, so the page opens on something to buy.
   const selected = views.find((v) => v.inStock) ?? views[0];
@@ -150,7 +182,7 @@ export function ProductPage({ shop, data }: { shop: ShopContext; data: ProductPa
   const productCompare = showCompare(product.price, product.comparePrice);
   const compare = selected ? selected.compare : productCompare && formatMoney(productCompare, currency);
   const inStock = selected ? selected.inStock : product.inStock;
-  const image = data.images.find((i) => i.isPrimary) ?? data.images[0];
+  const sku = selected ? selected.sku : product.sku;
   const optionLabel = product.options.map((o) => o.name).join(' / ') || 'Option';
   return (
     <Frame
@@ -177,7 +209,7 @@ export function ProductPage({ shop, data }: { shop: ShopContext; data: ProductPa
         </ol>
       </nav>
       <article className="product">
-        <Gallery data={data} />
+        <Gallery data={data} shown={selected?.image ?? null} />
         <div className="product__info">
           <h1>{product.name}</h1>
           <div className="product__status" aria-live="polite">
@@ -231,7 +263,9 @@ export function ProductPage({ shop, data }: { shop: ShopContext; data: ProductPa
               Save to wishlist
             </button>
           </form>
-          {product.sku ? <p className="muted product__sku">SKU {product.sku}</p> : null}
+          <p className="muted product__sku" hidden={!sku}>
+            SKU <span data-sku="">{sku}</span>
+          </p>
           <Description text={product.description} />
         </div>
       </article>
