@@ -35,6 +35,7 @@ describe.skipIf(!hasChromium())('shop catalogue in Chromium', () => {
   let slug: string;
   let images: TestHost;
   let shirt: ProductData;
+  let scarf: ProductData;
   const browsers: LaunchedBrowser[] = [];
   const pageErrors: string[] = [];
 
@@ -98,6 +99,33 @@ describe.skipIf(!hasChromium())('shop catalogue in Chromium', () => {
         { options: { Size: 'L' }, price: '52.00', inventory: 0 },
       ],
     });
+    // The issue's case: the product's own price and compare-at (40 / 45) are not what a variant sells
+    // at. Each colour has its picture, named by its alt text; the cheapest, Sky, is sold out.
+    scarf = await createProduct(api, {
+      name: 'Wool Scarf',
+      price: '40.00',
+      compare_price: '45.00',
+      sku: 'SCARF',
+      category_ids: [apparel.id],
+      images: [
+        { url: images.url('/clay.png'), alt: 'Wool scarf', is_primary: true },
+        { url: images.url('/sand.png'), alt: 'Sand scarf' },
+        { url: images.url('/sage.png'), alt: 'Scarf in sage, folded' },
+        { url: images.url('/sky.png'), alt: 'Sky scarf' },
+      ],
+      options: [{ name: 'Colour', values: ['Sand', 'Sage', 'Sky'] }],
+      variants: [
+        { options: { Colour: 'Sand' }, price: '34.00', inventory: 4, sku: 'SCARF-SAND' },
+        {
+          options: { Colour: 'Sage' },
+          price: '30.00',
+          compare_price: '36.00',
+          inventory: 4,
+          sku: 'SCARF-SAGE',
+        },
+        { options: { Colour: 'Sky' }, price: '28.00', inventory: 0, sku: 'SCARF-SKY' },
+      ],
+    });
   });
 
   afterAll(async () => {
@@ -132,7 +160,7 @@ describe.skipIf(!hasChromium())('shop catalogue in Chromium', () => {
 
       await page.getByRole('link', { name: 'Shop all products' }).click();
       await page.getByRole('heading', { level: 1, name: 'All products' }).waitFor();
-      expect(await page.locator('.product-card').count()).toBe(11);
+      expect(await page.locator('.product-card').count()).toBe(12);
       await screenshot(page, `shop-list-${width}`);
 
       await page.getByRole('navigation', { name: 'Categories' }).getByRole('link', { name: /Mugs/ }).click();
@@ -240,6 +268,61 @@ describe.skipIf(!hasChromium())('shop catalogue in Chromium', () => {
     // A thumbnail shows its picture in the main image.
     await page.getByRole('link', { name: /Linen Shirt, view 2 of 3/ }).click();
     expect(await page.locator('[data-main-image]').getAttribute('src')).toBe(images.url('/sage.png'));
+    expect(pageErrors).toEqual([]);
+  });
+
+  for (const width of [1280, 390]) {
+    it(`lists a product with variants at the price its page opens on and charges, at ${width} px`, async () => {
+      const page = await open(width);
+      await page.goto(`${base}/shop/${slug}/products?q=scarf`);
+      const card = page.locator('.product-card', { hasText: 'Wool Scarf' });
+      // Sky ($28) is sold out: the cheapest to buy is Sage, $30, was $36.
+      expect(await card.locator('.product-card__price').innerText()).toMatch(
+        /^From \$30\.00\s+Was\s+\$36\.00$/,
+      );
+      await screenshot(page, `shop-list-variant-prices-${width}`);
+
+      await card.getByRole('link').click();
+      await page.getByRole('heading', { level: 1, name: 'Wool Scarf' }).waitFor();
+      expect(await page.locator('[data-price]').textContent()).toBe('$30.00');
+      expect(await page.locator('[data-compare-amount]').textContent()).toBe('$36.00');
+      expect(await page.locator('[data-sku]').textContent()).toBe('SCARF-SAGE');
+      expect(await page.locator('[data-main-image]').getAttribute('src')).toBe(images.url('/sage.png'));
+      await screenshot(page, `shop-product-variant-${width}`);
+      expect(pageErrors).toEqual([]);
+    });
+  }
+
+  it('shows the chosen variant’s price, “Was”, SKU and picture; checkout charges the price shown', async () => {
+    const page = await open(1280);
+    await page.goto(`${base}/shop/${slug}/products/${scarf.slug}`);
+    const picker = page.getByLabel('Colour');
+    const main = page.locator('[data-main-image]');
+    await picker.selectOption({ label: 'Sand — $34.00' });
+    await expect.poll(() => page.locator('[data-price]').textContent()).toBe('$34.00');
+    expect(await page.locator('[data-compare]').isHidden()).toBe(true);
+    expect(await page.locator('[data-sku]').textContent()).toBe('SCARF-SAND');
+    expect(await main.getAttribute('src')).toBe(images.url('/sand.png'));
+    expect(
+      await page.getByRole('link', { name: /Wool Scarf, view 2 of 4/ }).getAttribute('aria-current'),
+    ).toBe('true');
+
+    await picker.selectOption({ label: 'Sky — $28.00 — Sold out' });
+    await expect.poll(() => main.getAttribute('src')).toBe(images.url('/sky.png'));
+    expect(await page.locator('[data-sku]').textContent()).toBe('SCARF-SKY');
+    expect(await page.locator('[data-add-to-cart]').isDisabled()).toBe(true);
+
+    await picker.selectOption({ label: 'Sage — $30.00' });
+    await expect.poll(() => page.locator('[data-compare-amount]').textContent()).toBe('$36.00');
+    expect(await page.locator('[data-compare]').isVisible()).toBe(true);
+    expect(await page.locator('[data-sku]').textContent()).toBe('SCARF-SAGE');
+    expect(await main.getAttribute('src')).toBe(images.url('/sage.png'));
+    await screenshot(page, 'shop-product-variant-chosen-1280');
+
+    // Added to the cart, it costs what the page and the list said.
+    await page.locator('[data-add-to-cart]').click();
+    await page.getByRole('heading', { level: 1, name: /cart/i }).waitFor();
+    expect(await page.locator('main').innerText()).toContain('$30.00');
     expect(pageErrors).toEqual([]);
   });
 });

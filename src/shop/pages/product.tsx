@@ -176,8 +176,18 @@ export function ProductPage({ shop, data }: { shop: ShopContext; data: ProductPa
     sku: v.sku ?? product.sku,
     image: variantImage(data.images, v, image),
   }));
-  // The variant shown first: the first one in stock, so the page opens on something to buy.
-  const selected = views.find((v) => v.inStock) ?? views[0];
+  // The variant shown first is the one the lists priced (ListedForShop in the catalogue): the
+  // cheapest in stock, else the cheapest, the first of equals; so the card's price is the price here.
+  const opening = variants.reduce<(typeof variants)[number] | undefined>(
+    (best, v) =>
+      !best ||
+      (v.inStock && !best.inStock) ||
+      (v.inStock === best.inStock && Number(v.price) < Number(best.price))
+        ? v
+        : best,
+    undefined,
+  );
+  const selected = views.find((v) => v.id === opening?.id);
   const price = selected?.price ?? formatMoney(product.price, currency);
   const productCompare = showCompare(product.price, product.comparePrice);
   const compare = selected ? selected.compare : productCompare && formatMoney(productCompare, currency);
