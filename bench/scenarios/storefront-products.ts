@@ -125,6 +125,9 @@ interface ProductRecord {
   compare_price: number | null;
   inventory: number;
   track_inventory: boolean;
+  from_price: number | null;
+  from_compare_price: number | null;
+  price_varies: boolean | null;
 }
 
 /**
@@ -181,8 +184,12 @@ async function buildBaseline(
         id: r.id,
         name: r.name,
         slug: r.slug,
-        price: toDecimalString(r.price, decimals),
-        comparePrice: r.compare_price === null ? null : toDecimalString(r.compare_price, decimals),
+        // A product with variants lists its cheapest variant's price (the page's lateral columns).
+        price: toDecimalString(r.from_price ?? r.price, decimals),
+        comparePrice: ((c) => (c === null ? null : toDecimalString(c, decimals)))(
+          r.from_price === null ? r.compare_price : r.from_compare_price,
+        ),
+        priceVaries: r.price_varies === true,
         image: imageOf.get(r.id) ?? null,
         inStock: !r.track_inventory || r.inventory > 0,
       })),
