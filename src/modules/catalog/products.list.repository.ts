@@ -289,7 +289,8 @@ function withCheapestVariant<Q extends ReturnType<typeof filtered>>(query: Q) {
           .orderBy('v.price')
           .orderBy('v.position')
           .orderBy('v.id')
-          .limit(1)
+          // Written in the text: the statement keeps the parameters ($1 the store, …) it had.
+          .limit(sql.lit(1))
           .as('cheapest'),
       (join) => join.onTrue(),
     )
