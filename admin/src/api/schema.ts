@@ -279,6 +279,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/orders/{id}/timeline': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The order's history, oldest first: every change, who made it and when
+     * @description Created, paid, items edited (lines and amounts before/after), fulfilled (tracking), refunded, cancelled (reason), status, notes and address changes. Bounded to the first 500 entries (`has_more`).
+     *
+     *     Requires the `orders:read` scope.
+     */
+    get: operations['getOrderTimeline'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/orders/{id}': {
     parameters: {
       query?: never;
@@ -4850,6 +4872,181 @@ export interface operations {
       };
       /** @description `unsupported_media_type`: the body is not `application/json` */
       415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getOrderTimeline: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              /** @enum {string} */
+              type:
+                | 'created'
+                | 'paid'
+                | 'payment'
+                | 'items_edited'
+                | 'fulfilled'
+                | 'refunded'
+                | 'cancelled'
+                | 'status_changed'
+                | 'notes_changed'
+                | 'address_changed'
+                | 'updated';
+              /** Format: date-time */
+              at: string;
+              actor: {
+                /** @enum {string} */
+                type: 'user' | 'api_key' | 'customer' | 'system';
+                id: string | null;
+                name: string | null;
+              };
+              summary: string;
+              /** @description field → { before, after }: for items_edited, line_items, subtotal and total */
+              changes: {
+                [key: string]: {
+                  before: unknown;
+                  after: unknown;
+                };
+              };
+              /** @description what else the change recorded: amount, payment_method, carrier, tracking_number, reason… */
+              data: {
+                [key: string]: unknown;
+              };
+            }[];
+            /** @description true when the order has more than 500 entries */
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;

@@ -7,6 +7,7 @@ import type { CustomersService } from '../customers/index.js';
 import {
   type OrderDetails,
   type OrdersService,
+  orderActorOf,
   type PricingDeps,
   priceCart,
   STOREFRONT_FIELDS,
@@ -111,6 +112,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
       const provider = deps.payments.provider(input.paymentMethod);
       const placed = await deps.orders.placeOrder(tx, ctx.storeId, {
         idempotency: ctx.idempotency,
+        by: orderActorOf(ctx),
         customer: {
           id: customerId,
           email: input.email,

@@ -6,6 +6,7 @@ import { newId } from '../../platform/ids.js';
 import type { OrderableProduct, ProductsService } from '../catalog/index.js';
 import type { InventoryService, StockChange } from '../inventory/index.js';
 import { amountOf, diff, recordOrderUpdated } from './order-events.js';
+import { actorOf, recordHistory } from './order-history.js';
 import { ensureAmountsInRange, lineSku } from './order-pricing.js';
 import { isEditable } from './order-state.js';
 import * as repo from './orders.repository.js';
@@ -171,25 +172,23 @@ export function createOrderEditor(deps: {
       const money = (minor: number) => amountOf(order, minor);
       const summary = (lines: repo.LineItemRow[]) =>
         lines.map((l) => ({ id: l.id, name: l.name, quantity: l.quantity, price: money(l.price) }));
-      await recordOrderUpdated(
-        tx,
-        updated,
-        diff(
-          {
-            lineItems: summary(before),
-            subtotal: money(order.subtotal),
-            total: money(order.total),
-            paymentStatus: order.payment_status,
-          },
-          {
-            lineItems: summary(after),
-            subtotal: money(subtotal),
-            total: money(total),
-            paymentStatus: updated.payment_status,
-          },
-        ),
-        ctx.source,
+      const edited = diff(
+        {
+          lineItems: summary(before),
+          subtotal: money(order.subtotal),
+          total: money(order.total),
+          paymentStatus: order.payment_status,
+        },
+        {
+          lineItems: summary(after),
+          subtotal: money(subtotal),
+          total: money(total),
+          paymentStatus: updated.payment_status,
+        },
       );
+      await recordOrderUpdated(tx, updated, edited, ctx.source);
+      if (Object.keys(edited).length)
+        await recordHistory(tx, updated, actorOf(ctx), 'items_edited', { changes: edited });
       return { order: updated, oldTotal: order.total, lines: after };
     });
   };

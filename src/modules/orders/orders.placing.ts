@@ -7,7 +7,8 @@ import { notFound } from '../../platform/http/errors.js';
 import { type IdempotencyClaim, recordIdempotentResource } from '../../platform/idempotency.js';
 import { newId } from '../../platform/ids.js';
 import type { NewCustomer } from '../customers/index.js';
-import { recordOrderCreated, recordOrderPaid } from './order-events.js';
+import { amountOf, recordOrderCreated, recordOrderPaid } from './order-events.js';
+import { actorOf, type OrderActor, recordHistory, SYSTEM_ACTOR } from './order-history.js';
 import { type CartItem, type FieldNames, priceCart } from './order-pricing.js';
 import * as repo from './orders.repository.js';
 import type { OrderDetails } from './orders.serializers.js';
@@ -37,6 +38,8 @@ export interface PlaceOrderInput {
    * payment_status `pending` instead of `unpaid`.
    */
   awaitsPayment?: boolean;
+  /** Who places it, for the order's history: the shopper, the merchant's key or user; else the system. */
+  by?: OrderActor;
 }
 
 /** Placing orders: checkout's path (placeOrder, in its transaction) and the merchant's POST /orders. */
@@ -141,8 +144,16 @@ export function createOrderPlacing(deps: OrdersDeps) {
       await repo.insertLineItems(writes, lineRows);
       await customers.addOrderStats(writes, storeId, buyer.id, { orders: 1, spent: amountPaid });
       await recordOrderCreated(writes, order, lineRows);
+      const by = input.by ?? SYSTEM_ACTOR;
+      const total = amountOf(order, order.total);
+      await recordHistory(writes, order, by, 'created', {
+        data: { total, item_count: lineRows.reduce((sum, line) => sum + line.quantity, 0) },
+      });
       if (paid) {
         await recordOrderPaid(writes, order, lineRows);
+        await recordHistory(writes, order, by, 'paid', {
+          data: { amount: amountOf(order, amountPaid), payment_method: order.payment_method },
+        });
         await notify(deps, writes, order, 'paid');
       }
       return writes;
@@ -193,6 +204,7 @@ export function createOrderPlacing(deps: OrdersDeps) {
         placeOrder(tx, ctx.storeId, {
           ...input,
           idempotency: ctx.idempotency,
+          by: actorOf(ctx),
           activeOnly: false,
           fields: { items: 'items', productId: 'product_id', variantId: 'variant_id', coupon: 'coupon_code' },
           settle: async (total) => (input.markPaid ? total : 0),

@@ -12,6 +12,7 @@ import { parseMoney } from '../../platform/http/money-input.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import type { StoresService } from '../stores/index.js';
 import type { createOrderEditor, EditItemsResult as EditOutcome } from './order-edit.js';
+import { TimelineEnvelope } from './order-timeline.js';
 import {
   CancelBody,
   EditItemsBody,
@@ -131,6 +132,23 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       });
       return reply.code(201).send({ data: orderForMerchant(placed) });
     },
+  );
+
+  app.get(
+    '/orders/:id/timeline',
+    {
+      config: { scope: 'orders:read' },
+      schema: {
+        tags: ['Orders'],
+        operationId: 'getOrderTimeline',
+        summary: "The order's history, oldest first: every change, who made it and when",
+        description:
+          'Created, paid, items edited (lines and amounts before/after), fulfilled (tracking), refunded, cancelled (reason), status, notes and address changes. Bounded to the first 500 entries (`has_more`).',
+        params: IdParams,
+        response: { 200: TimelineEnvelope },
+      },
+    },
+    (request) => orders.timeline(request.ctx, request.params.id),
   );
 
   app.get(

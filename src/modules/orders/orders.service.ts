@@ -1,4 +1,5 @@
 import { isEditable } from './order-state.js';
+import { createOrderTimeline } from './order-timeline.js';
 import { createOrderPlacing } from './orders.placing.js';
 import { createOrderReads } from './orders.reads.js';
 import { details, lockOrder, type OrdersDeps } from './orders.shared.js';
@@ -26,6 +27,7 @@ export function createOrdersService(deps: OrdersDeps) {
     ...createOrderStateChanges(deps),
     ...createOrderRefunds(deps),
     isEditable,
+    timeline: createOrderTimeline(deps),
   };
 }
 

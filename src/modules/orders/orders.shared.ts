@@ -1,11 +1,9 @@
 import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import type { Writer } from '../../platform/db/write-batch.js';
-import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, notFound } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import type { CustomersService } from '../customers/index.js';
 import type { InventoryService, StockChange } from '../inventory/index.js';
-import type { OrderChangeSource } from './order-events.js';
 import type { PricingDeps } from './order-pricing.js';
 import { canTransition } from './order-state.js';
 import * as repo from './orders.repository.js';
@@ -51,8 +49,6 @@ export type Tracking = {
   tracking_number?: string | null;
   tracking_url?: string | null;
 };
-
-export const sourceOf = (ctx: RequestContext): OrderChangeSource => ctx.source;
 
 export async function notify(
   deps: Pick<OrdersDeps, 'notifyBuyer'>,

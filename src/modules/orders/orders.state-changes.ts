@@ -3,14 +3,8 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, invalidRequest } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
-import {
-  amountOf,
-  diff,
-  type OrderChangeSource,
-  recordOrderCancelled,
-  recordOrderPaid,
-  recordOrderUpdated,
-} from './order-events.js';
+import { amountOf, diff, recordOrderCancelled, recordOrderPaid, recordOrderUpdated } from './order-events.js';
+import { actorOf, type OrderActor, recordHistory, SYSTEM_ACTOR } from './order-history.js';
 import * as repo from './orders.repository.js';
 import {
   details,
@@ -19,7 +13,6 @@ import {
   type OrdersDeps,
   requireTransition,
   restockLines,
-  sourceOf,
   type Tracking,
 } from './orders.shared.js';
 import type { Address, OrderStatus } from './orders.tables.js';
@@ -46,7 +39,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
     order: repo.OrderRow,
     amount: number,
     paymentMethod: string | null,
-    source: OrderChangeSource,
+    by: OrderActor,
   ) {
     const amountPaid = order.amount_paid + amount;
     const settled = paymentStatusOf(order.total, amountPaid);
@@ -64,23 +57,23 @@ export function createOrderStateChanges(deps: OrdersDeps) {
       ...(nowPaid ? { paid_at: new Date() } : {}),
     });
     const lines = await repo.lineItems(tx, order.store_id, order.id);
-    await recordOrderUpdated(
-      tx,
-      updated,
-      diff(
-        {
-          status: order.status,
-          paymentStatus: order.payment_status,
-          amountPaid: amountOf(order, order.amount_paid),
-        },
-        {
-          status: updated.status,
-          paymentStatus: updated.payment_status,
-          amountPaid: amountOf(updated, updated.amount_paid),
-        },
-      ),
-      source,
+    const changes = diff(
+      {
+        status: order.status,
+        paymentStatus: order.payment_status,
+        amountPaid: amountOf(order, order.amount_paid),
+      },
+      {
+        status: updated.status,
+        paymentStatus: updated.payment_status,
+        amountPaid: amountOf(updated, updated.amount_paid),
+      },
     );
+    await recordOrderUpdated(tx, updated, changes, by.source);
+    await recordHistory(tx, updated, by, nowPaid ? 'paid' : 'payment', {
+      changes,
+      data: { amount: amountOf(order, amount), payment_method: updated.payment_method },
+    });
     if (nowPaid) {
       await recordOrderPaid(tx, updated, lines);
       await notify(deps, tx, updated, 'paid');
@@ -88,12 +81,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
     return updated;
   }
 
-  async function fulfillLocked(
-    tx: Executor,
-    order: repo.OrderRow,
-    tracking: Tracking,
-    source: OrderChangeSource,
-  ) {
+  async function fulfillLocked(tx: Executor, order: repo.OrderRow, tracking: Tracking, by: OrderActor) {
     if (order.fulfillment_status === 'fulfilled') throw conflict('the order is already fulfilled');
     requireTransition(order, 'completed');
     await repo.insertFulfillment(tx, {
@@ -110,15 +98,19 @@ export function createOrderStateChanges(deps: OrdersDeps) {
       fulfillment_status: 'fulfilled',
       fulfilled_at: new Date(),
     });
-    await recordOrderUpdated(
-      tx,
-      updated,
-      diff(
-        { status: order.status, fulfillmentStatus: order.fulfillment_status },
-        { status: updated.status, fulfillmentStatus: updated.fulfillment_status },
-      ),
-      source,
+    const changes = diff(
+      { status: order.status, fulfillmentStatus: order.fulfillment_status },
+      { status: updated.status, fulfillmentStatus: updated.fulfillment_status },
     );
+    await recordOrderUpdated(tx, updated, changes, by.source);
+    await recordHistory(tx, updated, by, 'fulfilled', {
+      changes,
+      data: {
+        carrier: tracking.carrier ?? null,
+        tracking_number: tracking.tracking_number ?? null,
+        tracking_url: tracking.tracking_url ?? null,
+      },
+    });
     await notify(deps, tx, updated, 'fulfilled', tracking);
     return updated;
   }
@@ -127,7 +119,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
     tx: Tx,
     order: repo.OrderRow,
     options: { reason?: string | null; restock?: boolean },
-    source: OrderChangeSource,
+    by: OrderActor,
   ) {
     if (order.status === 'cancelled') throw conflict('the order is already cancelled');
     if (order.fulfillment_status === 'fulfilled') throw conflict('a fulfilled order cannot be cancelled');
@@ -157,16 +149,16 @@ export function createOrderStateChanges(deps: OrdersDeps) {
       cancelled_at: new Date(),
       payment_status: order.amount_paid > 0 ? 'refund_due' : order.payment_status,
     });
-    await recordOrderUpdated(
-      tx,
-      updated,
-      diff(
-        { status: order.status, paymentStatus: order.payment_status },
-        { status: updated.status, paymentStatus: updated.payment_status },
-      ),
-      source,
+    const changes = diff(
+      { status: order.status, paymentStatus: order.payment_status },
+      { status: updated.status, paymentStatus: updated.payment_status },
     );
+    await recordOrderUpdated(tx, updated, changes, by.source);
     await recordOrderCancelled(tx, updated);
+    await recordHistory(tx, updated, by, 'cancelled', {
+      changes,
+      data: { reason: updated.cancel_reason, restocked: options.restock !== false },
+    });
     await notify(deps, tx, updated, 'cancelled');
     return updated;
   }
@@ -189,15 +181,15 @@ export function createOrderStateChanges(deps: OrdersDeps) {
           amount_paid: order.amount_paid + payment.amount,
           payment_status: 'refund_due',
         });
-        await recordOrderUpdated(
-          tx,
-          updated,
-          diff(
-            { paymentStatus: order.payment_status, amountPaid: amountOf(order, order.amount_paid) },
-            { paymentStatus: updated.payment_status, amountPaid: amountOf(updated, updated.amount_paid) },
-          ),
-          'system',
+        const changes = diff(
+          { paymentStatus: order.payment_status, amountPaid: amountOf(order, order.amount_paid) },
+          { paymentStatus: updated.payment_status, amountPaid: amountOf(updated, updated.amount_paid) },
         );
+        await recordOrderUpdated(tx, updated, changes, 'system');
+        await recordHistory(tx, updated, SYSTEM_ACTOR, 'payment', {
+          changes,
+          data: { amount: amountOf(order, payment.amount), payment_method: payment.paymentMethod },
+        });
         return 'refund_due';
       }
       if (order.amount_paid >= order.total) return 'already_paid';
@@ -206,7 +198,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
         order,
         Math.min(payment.amount, order.total - order.amount_paid),
         payment.paymentMethod,
-        'system',
+        SYSTEM_ACTOR,
       );
       return 'paid';
     },
@@ -220,7 +212,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
       const order = await lockOrder(tx, storeId, orderId);
       if (order.status === 'cancelled' || order.amount_paid > 0 || order.fulfillment_status === 'fulfilled')
         return false;
-      await cancelLocked(tx, order, { reason, restock: true }, 'system');
+      await cancelLocked(tx, order, { reason, restock: true }, SYSTEM_ACTOR);
       return true;
     },
 
@@ -231,7 +223,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
     update(ctx: RequestContext, id: string, patch: OrderUpdate) {
       return inTransaction(db, async (tx) => {
         let order = await lockOrder(tx, ctx.storeId, id);
-        const source = sourceOf(ctx);
+        const by = actorOf(ctx);
         if (order.status === 'cancelled' && patch.shipping_address !== undefined)
           throw conflict('the address of a cancelled order cannot change');
         // The status action first: it may lock the buyer and the stock, which come before the
@@ -239,18 +231,20 @@ export function createOrderStateChanges(deps: OrdersDeps) {
         const to = patch.status;
         if (to !== undefined && to !== order.status) {
           requireTransition(order, to);
-          if (to === 'cancelled') order = await cancelLocked(tx, order, {}, source);
-          else if (to === 'completed') order = await fulfillLocked(tx, order, {}, source);
+          if (to === 'cancelled') order = await cancelLocked(tx, order, {}, by);
+          else if (to === 'completed') order = await fulfillLocked(tx, order, {}, by);
           else if (to === 'processing' && order.status === 'pending') {
             const balance = order.total - order.amount_paid;
             if (balance <= 0) throw conflict('the order has no balance to collect');
-            order = await collect(tx, order, balance, null, source);
+            order = await collect(tx, order, balance, null, by);
           } else {
             const updated = await repo.updateOrder(tx, ctx.storeId, order.id, {
               status: to,
               status_before_hold: to === 'on_hold' ? order.status : null,
             });
-            await recordOrderUpdated(tx, updated, diff({ status: order.status }, { status: to }), source);
+            const changes = diff({ status: order.status }, { status: to });
+            await recordOrderUpdated(tx, updated, changes, by.source);
+            await recordHistory(tx, updated, by, 'status_changed', { changes });
             order = updated;
           }
         }
@@ -264,15 +258,16 @@ export function createOrderStateChanges(deps: OrdersDeps) {
               ? { shipping_address: fields.shipping_address ? JSON.stringify(fields.shipping_address) : null }
               : {}),
           });
-          await recordOrderUpdated(
-            tx,
-            updated,
-            diff(
-              { notes: order.notes, shippingAddress: order.shipping_address },
-              { notes: updated.notes, shippingAddress: updated.shipping_address },
-            ),
-            source,
+          const notes = diff({ notes: order.notes }, { notes: updated.notes });
+          const address = diff(
+            { shippingAddress: order.shipping_address },
+            { shippingAddress: updated.shipping_address },
           );
+          await recordOrderUpdated(tx, updated, { ...notes, ...address }, by.source);
+          if (Object.keys(notes).length)
+            await recordHistory(tx, updated, by, 'notes_changed', { changes: notes });
+          if (Object.keys(address).length)
+            await recordHistory(tx, updated, by, 'address_changed', { changes: address });
           order = updated;
         }
         return details(tx, order);
@@ -283,14 +278,14 @@ export function createOrderStateChanges(deps: OrdersDeps) {
       return inTransaction(db, async (tx) => {
         const order = await lockOrder(tx, ctx.storeId, id);
         if (order.status === 'cancelled') throw conflict('a cancelled order cannot be fulfilled');
-        return details(tx, await fulfillLocked(tx, order, tracking, sourceOf(ctx)));
+        return details(tx, await fulfillLocked(tx, order, tracking, actorOf(ctx)));
       });
     },
 
     cancel(ctx: RequestContext, id: string, options: { reason?: string | null; restock?: boolean }) {
       return inTransaction(db, async (tx) => {
         const order = await lockOrder(tx, ctx.storeId, id);
-        return details(tx, await cancelLocked(tx, order, options, sourceOf(ctx)));
+        return details(tx, await cancelLocked(tx, order, options, actorOf(ctx)));
       });
     },
 
@@ -306,7 +301,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
           throw invalidRequest(`amount must be more than 0 and at most the balance due`, [
             { field: 'amount', message: 'out of range' },
           ]);
-        return details(tx, await collect(tx, order, amount, input.payment_method ?? null, sourceOf(ctx)));
+        return details(tx, await collect(tx, order, amount, input.payment_method ?? null, actorOf(ctx)));
       });
     },
   };

@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Timestamp } from '../../platform/db/schema.js';
 
 export type OrderStatus = 'pending' | 'processing' | 'on_hold' | 'completed' | 'cancelled';
@@ -121,5 +121,24 @@ declare module '../../platform/db/schema.js' {
     order_fulfillments: OrderFulfillmentsTable;
     order_counters: OrderCountersTable;
     refunds: RefundsTable;
+  }
+}
+
+export interface OrderHistoryTable {
+  id: string;
+  store_id: string;
+  order_id: string;
+  type: string;
+  actor_type: string;
+  actor_id: string | null;
+  changes: ColumnType<Record<string, { before: unknown; after: unknown }>, string, string>;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Timestamp;
+  seq: Generated<string>;
+}
+
+declare module '../../platform/db/schema.js' {
+  interface Database {
+    order_history: OrderHistoryTable;
   }
 }

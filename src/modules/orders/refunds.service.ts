@@ -5,15 +5,10 @@ import { conflict, invalidRequest, notFound } from '../../platform/http/errors.j
 import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals, toDecimalString } from '../../platform/money.js';
-import {
-  amountOf,
-  diff,
-  type OrderChangeSource,
-  recordOrderRefunded,
-  recordOrderUpdated,
-} from './order-events.js';
+import { amountOf, diff, recordOrderRefunded, recordOrderUpdated } from './order-events.js';
+import { actorOf, type OrderActor, recordHistory, SYSTEM_ACTOR } from './order-history.js';
 import * as repo from './orders.repository.js';
-import { details, lockOrder, notify, type OrdersDeps, restockLines, sourceOf } from './orders.shared.js';
+import { details, lockOrder, notify, type OrdersDeps, restockLines } from './orders.shared.js';
 import type { RestockedLine } from './orders.tables.js';
 import type { ExternalRefund, ProviderRefundResult, RefundGateway } from './refund-gateway.js';
 import * as refunds from './refunds.repository.js';
@@ -88,7 +83,7 @@ export function createOrderRefunds(deps: OrdersDeps) {
     tx: Tx,
     order: repo.OrderRow,
     refund: refunds.RefundRow,
-    options: { restock: boolean; source: OrderChangeSource },
+    options: { restock: boolean; by: OrderActor },
   ) {
     // A cancelled order's payment already left the buyer's total when it was cancelled.
     if (order.customer_id && order.status !== 'cancelled')
@@ -114,17 +109,22 @@ export function createOrderRefunds(deps: OrdersDeps) {
       amount_refunded: amountRefunded,
       payment_status: refundStatusOf(order.amount_paid, amountRefunded) ?? order.payment_status,
     });
-    await recordOrderUpdated(
-      tx,
-      updated,
-      diff(
-        { paymentStatus: order.payment_status, amountRefunded: amountOf(order, order.amount_refunded) },
-        { paymentStatus: updated.payment_status, amountRefunded: amountOf(updated, updated.amount_refunded) },
-      ),
-      options.source,
+    const changes = diff(
+      { paymentStatus: order.payment_status, amountRefunded: amountOf(order, order.amount_refunded) },
+      { paymentStatus: updated.payment_status, amountRefunded: amountOf(updated, updated.amount_refunded) },
     );
+    await recordOrderUpdated(tx, updated, changes, options.by.source);
     const full = await details(tx, updated);
     await recordOrderRefunded(tx, full, refund);
+    await recordHistory(tx, updated, options.by, 'refunded', {
+      changes,
+      data: {
+        refund_id: refund.id,
+        amount: amountOf(order, refund.amount),
+        reason: refund.reason,
+        restocked: options.restock ? refund.restocked : [],
+      },
+    });
     await notify(deps, tx, updated, 'refunded', undefined, {
       amount: toDecimalString(refund.amount, currencyDecimals(updated.currency)),
       currency: updated.currency,
@@ -139,7 +139,7 @@ export function createOrderRefunds(deps: OrdersDeps) {
     orderId: string,
     refundId: string,
     answer: ProviderRefundResult | undefined,
-    source: OrderChangeSource,
+    by: OrderActor,
   ) {
     return inTransaction(db, async (tx) => {
       const order = await lockOrder(tx, storeId, orderId);
@@ -150,7 +150,7 @@ export function createOrderRefunds(deps: OrdersDeps) {
           provider_refund_id: providerRefundId,
         });
         // Undefined: the provider's own report (recordProviderRefunds) settled it first.
-        if (refund) await applySucceeded(tx, order, refund, { restock: true, source });
+        if (refund) await applySucceeded(tx, order, refund, { restock: true, by });
       } else if (answer?.status === 'failed') {
         await refunds.settleRefund(tx, storeId, refundId, ['pending'], {
           status: 'failed',
@@ -172,7 +172,7 @@ export function createOrderRefunds(deps: OrdersDeps) {
   return {
     /** POST /orders/{id}/refunds: the refund as it stands when the answer is sent. */
     async refund(ctx: RequestContext, orderId: string, input: RefundInput) {
-      const source = sourceOf(ctx);
+      const by = actorOf(ctx);
       const placed = await inTransaction(db, async (tx) => {
         const order = await lockOrder(tx, ctx.storeId, orderId);
         const restocked = await checkBounds(tx, order, input);
@@ -189,7 +189,7 @@ export function createOrderRefunds(deps: OrdersDeps) {
           restocked,
         });
         await recordIdempotentResource(tx, ctx.idempotency, { type: 'refund', id: refund.id });
-        if (!gateway) await applySucceeded(tx, order, refund, { restock: true, source });
+        if (!gateway) await applySucceeded(tx, order, refund, { restock: true, by });
         return { order, refund, gateway };
       });
       const { order, refund, gateway } = placed;
@@ -210,7 +210,7 @@ export function createOrderRefunds(deps: OrdersDeps) {
         // reserved) and is settled by the provider's report; a retry with its id is idempotent.
         answer = undefined;
       }
-      return settle(order.store_id, order.id, refund.id, answer, source);
+      return settle(order.store_id, order.id, refund.id, answer, by);
     },
 
     async listRefunds(ctx: RequestContext, orderId: string, page: { offset: number; limit: number }) {
@@ -283,7 +283,7 @@ export function createOrderRefunds(deps: OrdersDeps) {
             if (!refund) continue;
             order = await applySucceeded(tx, order, refund, {
               restock: match.status === 'pending',
-              source: 'system',
+              by: SYSTEM_ACTOR,
             });
           } else {
             if (allowed <= 0) continue;
@@ -298,7 +298,7 @@ export function createOrderRefunds(deps: OrdersDeps) {
               provider_refund_id: report.providerRefundId,
               restocked: [],
             });
-            order = await applySucceeded(tx, order, refund, { restock: false, source: 'system' });
+            order = await applySucceeded(tx, order, refund, { restock: false, by: SYSTEM_ACTOR });
           }
           left -= allowed;
           known.push(refund);

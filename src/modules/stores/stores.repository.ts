@@ -102,3 +102,29 @@ export function listCustomDomains(db: Executor) {
     .where('status', '=', 'active')
     .execute();
 }
+
+/** The names of the store's API keys and admin users (their e-mail) among these ids, for histories. */
+export async function actorNames(
+  db: Executor,
+  storeId: string,
+  ids: { apiKeys: string[]; users: string[] },
+): Promise<Map<string, string>> {
+  const keys = ids.apiKeys.length
+    ? await db
+        .selectFrom('api_keys')
+        .select(['id', 'name'])
+        .where('store_id', '=', storeId)
+        .where('id', 'in', ids.apiKeys)
+        .execute()
+    : [];
+  const users = ids.users.length
+    ? await db
+        .selectFrom('admin_users as u')
+        .innerJoin('admin_user_stores as s', 's.admin_user_id', 'u.id')
+        .select(['u.id', 'u.email as name'])
+        .where('s.store_id', '=', storeId)
+        .where('u.id', 'in', ids.users)
+        .execute()
+    : [];
+  return new Map([...keys, ...users].map((row) => [row.id, row.name]));
+}

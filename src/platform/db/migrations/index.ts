@@ -19,6 +19,7 @@ import * as refunds from './2026_11_25_0024_refunds.js';
 import * as storeCustomDomains from './2026_11_26_0025_store_custom_domains.js';
 import * as productCounts from './2026_11_26_0027_product_counts.js';
 import * as analyticsRebuildJoins from './2026_11_28_0030_analytics_rebuild_joins.js';
+import * as orderHistory from './2026_11_28_0034_order_history.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_0025_store_custom_domains': storeCustomDomains,
   '2026_11_26_0027_product_counts': productCounts,
   '2026_11_28_0030_analytics_rebuild_joins': analyticsRebuildJoins,
+  '2026_11_28_0034_order_history': orderHistory,
 };
 
 export const migrationProvider: MigrationProvider = {
