@@ -81,6 +81,7 @@ export type RefundBody = RequestBody<paths['/api/v1/orders/{id}/refunds']['post'
 
 export type EditItemsBody = RequestBody<paths['/api/v1/orders/{id}/edit-items']['post']>;
 export type EditItemsResult = Data<paths['/api/v1/orders/{id}/edit-items']['post']>;
+export type TimelineEntry = Data<paths['/api/v1/orders/{id}/timeline']['get']>[number];
 
 /** The events a webhook can subscribe to by name (the API also accepts `*`). */
 export type WebhookEvent = Exclude<RequestBody<paths['/api/v1/webhooks']['post']>['events'][number], '*'>;

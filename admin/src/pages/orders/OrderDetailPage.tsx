@@ -18,40 +18,9 @@ import { Link } from '../../lib/router';
 import { EditItemsModal } from './EditItemsModal';
 import { CancelModal, FulfilModal, MarkPaidModal } from './OrderActions';
 import { RefundModal, RefundsCard, refundableMinor } from './Refunds';
+import { Timeline } from './Timeline';
 
 type Action = 'pay' | 'fulfil' | 'cancel' | 'edit' | 'refund' | undefined;
-
-function Timeline({ order }: { order: Order }) {
-  const events: { at: string; text: string }[] = [{ at: order.created_at, text: 'Order placed' }];
-  if (order.paid_at)
-    events.push({
-      at: order.paid_at,
-      text: `Paid in full (${formatMoney(order.amount_paid, order.currency)})`,
-    });
-  for (const f of order.fulfillments)
-    events.push({
-      at: f.created_at,
-      text: `Fulfilled${f.carrier ? ` with ${f.carrier}` : ''}${f.tracking_number ? `, tracking ${f.tracking_number}` : ''}`,
-    });
-  if (order.cancelled_at)
-    events.push({
-      at: order.cancelled_at,
-      text: `Cancelled${order.cancel_reason ? `: ${order.cancel_reason}` : ''}`,
-    });
-  if (order.updated_at !== order.created_at && !events.some((e) => e.at === order.updated_at))
-    events.push({ at: order.updated_at, text: 'Last changed' });
-  events.sort((a, b) => a.at.localeCompare(b.at));
-  return (
-    <ol className="timeline">
-      {events.map((e) => (
-        <li key={`${e.at}:${e.text}`}>
-          <time dateTime={e.at}>{formatDateTime(e.at)}</time>
-          <span>{e.text}</span>
-        </li>
-      ))}
-    </ol>
-  );
-}
 
 function NotesCard({ order, onSaved }: { order: Order; onSaved: (order: Order) => void }) {
   const [notes, setNotes] = useState(order.notes ?? '');
