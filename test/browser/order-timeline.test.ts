@@ -112,9 +112,11 @@ describe.skipIf(!hasChromium())('the order timeline in the dashboard', () => {
       ['refunded', ['Refunded 12.50 USD: Chipped on arrival', staff]],
     ];
     const items = page.getByTestId('order-timeline').locator('li[data-type]');
-    expect(await items.evaluateAll('(lis) => lis.map((li) => li.dataset.type)')).toEqual(
-      expected.map(([type]) => type),
-    );
+    expect(
+      await items.evaluateAll((lis) =>
+        lis.map((li) => (li as unknown as { dataset: Record<string, string> }).dataset.type),
+      ),
+    ).toEqual(expected.map(([type]) => type));
     for (const [type, texts] of expected) {
       const text = await entry(type).textContent();
       for (const part of texts) expect(text, type).toContain(part);
