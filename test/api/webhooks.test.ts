@@ -69,6 +69,7 @@ describe('webhook management', () => {
         'events',
         'id',
         'last_success_at',
+        'last_test',
         'updated_at',
         'url',
       ].sort(),
@@ -421,5 +422,32 @@ describe('auto-disable', () => {
         active: false,
         disabled_reason: expect.stringMatching(/no successful delivery for 120 hours/),
       });
+  });
+});
+
+describe('the last test send (issue 30, item 10)', () => {
+  it('is shown as last_test, apart from last_success_at, which counts real deliveries only', async () => {
+    const hook = await createWebhook(['order.paid'], '/last-test');
+    const fresh = (await api.get(`/api/v1/webhooks/${hook.id}`)).json().data;
+    expect(fresh).toMatchObject({ last_success_at: null, last_test: null });
+
+    expect((await api.post(`/api/v1/webhooks/${hook.id}/test`, { event: 'order.paid' })).statusCode).toBe(
+      200,
+    );
+    const tested = (await api.get(`/api/v1/webhooks/${hook.id}`)).json().data;
+    expect(tested.last_success_at).toBeNull();
+    expect(tested.last_test).toMatchObject({ succeeded: true, status_code: 200 });
+    expect(Math.abs(Date.parse(tested.last_test.at) - Date.now())).toBeLessThan(60_000);
+
+    receiver.respondWith(() => ({ status: 503 }));
+    await api.post(`/api/v1/webhooks/${hook.id}/test`, { event: 'order.paid' });
+    const listed = (await api.get('/api/v1/webhooks'))
+      .json()
+      .data.find((w: { id: string }) => w.id === hook.id);
+    expect(listed).toMatchObject({
+      last_success_at: null,
+      last_test: { succeeded: false, status_code: 503 },
+    });
+    await api.del(`/api/v1/webhooks/${hook.id}`);
   });
 });

@@ -1049,6 +1049,13 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
       last_success_at: string | null;
+      last_test: {
+        /** Format: date-time */
+        at: string;
+        /** @description the receiver answered 2xx */
+        succeeded: boolean;
+        status_code: number | null;
+      } | null;
       consecutive_failures: number;
       disabled_reason: string | null;
     };
@@ -7036,6 +7043,13 @@ export interface operations {
               /** Format: date-time */
               updated_at: string;
               last_success_at: string | null;
+              last_test: {
+                /** Format: date-time */
+                at: string;
+                /** @description the receiver answered 2xx */
+                succeeded: boolean;
+                status_code: number | null;
+              } | null;
               consecutive_failures: number;
               disabled_reason: string | null;
               /** @description whsec_…: shown only here; sign-check deliveries with it */
@@ -7730,6 +7744,13 @@ export interface operations {
               /** Format: date-time */
               updated_at: string;
               last_success_at: string | null;
+              last_test: {
+                /** Format: date-time */
+                at: string;
+                /** @description the receiver answered 2xx */
+                succeeded: boolean;
+                status_code: number | null;
+              } | null;
               consecutive_failures: number;
               disabled_reason: string | null;
               /** @description whsec_…: shown only here; sign-check deliveries with it */

@@ -1419,6 +1419,13 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
       last_success_at: string | null;
+      last_test: {
+        /** Format: date-time */
+        at: string;
+        /** @description the receiver answered 2xx */
+        succeeded: boolean;
+        status_code: number | null;
+      } | null;
       consecutive_failures: number;
       disabled_reason: string | null;
     };
@@ -7406,6 +7413,13 @@ export interface operations {
               /** Format: date-time */
               updated_at: string;
               last_success_at: string | null;
+              last_test: {
+                /** Format: date-time */
+                at: string;
+                /** @description the receiver answered 2xx */
+                succeeded: boolean;
+                status_code: number | null;
+              } | null;
               consecutive_failures: number;
               disabled_reason: string | null;
               /** @description whsec_…: shown only here; sign-check deliveries with it */
@@ -8100,6 +8114,13 @@ export interface operations {
               /** Format: date-time */
               updated_at: string;
               last_success_at: string | null;
+              last_test: {
+                /** Format: date-time */
+                at: string;
+                /** @description the receiver answered 2xx */
+                succeeded: boolean;
+                status_code: number | null;
+              } | null;
               consecutive_failures: number;
               disabled_reason: string | null;
               /** @description whsec_…: shown only here; sign-check deliveries with it */

@@ -222,6 +222,21 @@ export async function recordWebhookSuccess(db: Executor, webhookIds: string[], a
     .execute();
 }
 
+/** The outcome of a test send: shown beside, never counted in, the webhook's health. */
+export async function recordWebhookTest(
+  db: Executor,
+  storeId: string,
+  webhookId: string,
+  test: { last_test_at: Date; last_test_succeeded: boolean; last_test_status_code: number | null },
+) {
+  await db
+    .updateTable('webhooks')
+    .set(test)
+    .where('store_id', '=', storeId)
+    .where('id', '=', webhookId)
+    .execute();
+}
+
 /** Counts a failure; returns the webhook's failure run to decide on disabling it. */
 export async function recordWebhookFailure(db: Executor, webhookId: string, at: Date) {
   return db

@@ -40,7 +40,22 @@ const webhookFields = {
   active: Type.Boolean(),
   created_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-  last_success_at: Nullable(Type.String({ format: 'date-time' })),
+  last_success_at: Nullable(
+    Type.String({
+      format: 'date-time',
+      description: 'The latest successful delivery of an event; test sends are not counted',
+    }),
+  ),
+  last_test: Nullable(
+    Type.Object(
+      {
+        at: Type.String({ format: 'date-time' }),
+        succeeded: Type.Boolean({ description: 'the receiver answered 2xx' }),
+        status_code: Nullable(Type.Integer()),
+      },
+      { description: 'The latest test send (POST /webhooks/{id}/test, or a retry of one); null before any' },
+    ),
+  ),
   consecutive_failures: Type.Integer(),
   disabled_reason: Nullable(Type.String()),
 };

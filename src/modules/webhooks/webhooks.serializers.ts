@@ -14,6 +14,13 @@ export function webhookForMerchant(row: WebhookRow) {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     last_success_at: iso(row.last_success_at),
+    last_test: row.last_test_at
+      ? {
+          at: row.last_test_at.toISOString(),
+          succeeded: row.last_test_succeeded === true,
+          status_code: row.last_test_status_code,
+        }
+      : null,
     consecutive_failures: row.consecutive_failures,
     disabled_reason: row.disabled_reason,
   };

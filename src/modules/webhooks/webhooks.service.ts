@@ -90,6 +90,12 @@ export function createWebhooksService(deps: WebhooksDeps) {
       await repo.insertAttempts(tx, [row]);
       await repo.releaseManualSend(tx, webhook.store_id, delivery.id, status);
       if (ok && !test) await repo.recordWebhookSuccess(tx, [webhook.id], new Date());
+      if (test)
+        await repo.recordWebhookTest(tx, webhook.store_id, webhook.id, {
+          last_test_at: row.created_at,
+          last_test_succeeded: ok,
+          last_test_status_code: result.statusCode,
+        });
     });
     return row;
   }

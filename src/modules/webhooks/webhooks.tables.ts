@@ -18,6 +18,10 @@ export interface WebhooksTable {
   /** When the current run of failures began (null after a success). */
   failing_since: Maybe<Date>;
   disabled_reason: Maybe<string>;
+  /** The latest test send (never counted in last_success_at): when, whether 2xx, the status code. */
+  last_test_at: Maybe<Date>;
+  last_test_succeeded: Maybe<boolean>;
+  last_test_status_code: Maybe<number>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

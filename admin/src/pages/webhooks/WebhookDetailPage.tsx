@@ -242,8 +242,17 @@ export function WebhookDetailPage({ id }: { id: string }) {
                 <span className="text-bad">{w.consecutive_failures} failures in a row</span>
               ) : null}
             </p>
-            <p className="hint">
-              Last success: {w.last_success_at ? formatDateTime(w.last_success_at) : 'never'}
+            <p className="hint" data-testid="last-delivery">
+              Last successful delivery:{' '}
+              {w.last_success_at ? formatDateTime(w.last_success_at) : 'none yet (tests are not counted)'}
+            </p>
+            <p className="hint" data-testid="last-test">
+              Last test:{' '}
+              {w.last_test
+                ? `${w.last_test.succeeded ? 'succeeded' : 'failed'}${
+                    w.last_test.status_code ? ` (HTTP ${w.last_test.status_code})` : ''
+                  } ${formatDateTime(w.last_test.at)}`
+                : 'none'}
             </p>
             {w.active ? (
               <Button variant="link" onClick={() => void setActive(false)}>

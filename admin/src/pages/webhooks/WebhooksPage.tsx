@@ -127,7 +127,7 @@ export function WebhooksPage() {
                 <th>Endpoint</th>
                 <th>Events</th>
                 <th>Status</th>
-                <th>Last success</th>
+                <th>Last delivery</th>
               </tr>
             </thead>
             <tbody>
@@ -146,8 +146,13 @@ export function WebhooksPage() {
                       <div className="hint">{w.consecutive_failures} failures in a row</div>
                     ) : null}
                   </td>
-                  <td data-label="Last success">
-                    {w.last_success_at ? formatDateTime(w.last_success_at) : 'Never'}
+                  <td data-label="Last delivery">
+                    {w.last_success_at ? formatDateTime(w.last_success_at) : 'None yet'}
+                    {w.last_test ? (
+                      <div className="hint">
+                        Test {w.last_test.succeeded ? 'succeeded' : 'failed'} {formatDateTime(w.last_test.at)}
+                      </div>
+                    ) : null}
                   </td>
                 </tr>
               ))}

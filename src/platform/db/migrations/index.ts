@@ -20,6 +20,7 @@ import * as storeCustomDomains from './2026_11_26_0025_store_custom_domains.js';
 import * as productCounts from './2026_11_26_0027_product_counts.js';
 import * as analyticsRebuildJoins from './2026_11_28_0030_analytics_rebuild_joins.js';
 import * as orderHistory from './2026_11_28_0034_order_history.js';
+import * as webhookLastTest from './2026_11_28_0035_webhook_last_test.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_0027_product_counts': productCounts,
   '2026_11_28_0030_analytics_rebuild_joins': analyticsRebuildJoins,
   '2026_11_28_0034_order_history': orderHistory,
+  '2026_11_28_0035_webhook_last_test': webhookLastTest,
 };
 
 export const migrationProvider: MigrationProvider = {
