@@ -4,7 +4,9 @@ import { Nullable, StringEnum } from '../../platform/http/envelopes.js';
 import { notFound } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { currencyDecimals } from '../../platform/money.js';
-import { type HistoryRow, listHistory } from './order-history.js';
+import { storeActorNames } from '../stores/index.js';
+import type { HistoryRow } from './order-history.js';
+import { listHistory } from './order-history.repository.js';
 import * as repo from './orders.repository.js';
 import { customerNameOf } from './orders.serializers.js';
 import type { OrdersDeps } from './orders.shared.js';
@@ -91,7 +93,7 @@ function summaryOf(row: HistoryRow, currency: string): string {
 }
 
 /** GET /orders/{id}/timeline: the order's history, oldest first, with who made each change. */
-export function createOrderTimeline(deps: Pick<OrdersDeps, 'db' | 'stores'>) {
+export function createOrderTimeline(deps: Pick<OrdersDeps, 'db'>) {
   return async function timeline(ctx: RequestContext, id: string) {
     const order = isUuid(id) ? await repo.findOrder(deps.db, ctx.storeId, id) : undefined;
     if (!order) throw notFound('order');
@@ -99,7 +101,7 @@ export function createOrderTimeline(deps: Pick<OrdersDeps, 'db' | 'stores'>) {
     const shown = rows.slice(0, TIMELINE_LIMIT);
     const idsOf = (type: string) =>
       shown.flatMap((r) => (r.actor_type === type && r.actor_id ? [r.actor_id] : []));
-    const names = await deps.stores.actorNames(ctx.storeId, {
+    const names = await storeActorNames(deps.db, ctx.storeId, {
       apiKeys: idsOf('api_key'),
       users: idsOf('user'),
     });

@@ -8,7 +8,8 @@ import { type IdempotencyClaim, recordIdempotentResource } from '../../platform/
 import { newId } from '../../platform/ids.js';
 import type { NewCustomer } from '../customers/index.js';
 import { amountOf, recordOrderCreated, recordOrderPaid } from './order-events.js';
-import { actorOf, type OrderActor, recordHistory, SYSTEM_ACTOR } from './order-history.js';
+import { actorOf, type OrderActor, SYSTEM_ACTOR } from './order-history.js';
+import { recordHistory } from './order-history.repository.js';
 import { type CartItem, type FieldNames, priceCart } from './order-pricing.js';
 import * as repo from './orders.repository.js';
 import type { OrderDetails } from './orders.serializers.js';

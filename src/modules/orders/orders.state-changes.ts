@@ -4,7 +4,8 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, invalidRequest } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import { amountOf, diff, recordOrderCancelled, recordOrderPaid, recordOrderUpdated } from './order-events.js';
-import { actorOf, type OrderActor, recordHistory, SYSTEM_ACTOR } from './order-history.js';
+import { actorOf, type OrderActor, SYSTEM_ACTOR } from './order-history.js';
+import { recordHistory } from './order-history.repository.js';
 import * as repo from './orders.repository.js';
 import {
   details,

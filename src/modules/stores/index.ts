@@ -11,6 +11,7 @@ export {
   type StoreColors,
   storeColors,
 } from './store-colors.js';
+export { actorNames as storeActorNames } from './stores.repository.js';
 export { storesRoutes } from './stores.routes.js';
 export {
   createStoresService,

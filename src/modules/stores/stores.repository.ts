@@ -1,5 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import { isUuid } from '../../platform/ids.js';
 import type { StoresTable } from './stores.tables.js';
 
 export function insertStore(db: Executor, row: Insertable<StoresTable>) {
@@ -107,8 +108,10 @@ export function listCustomDomains(db: Executor) {
 export async function actorNames(
   db: Executor,
   storeId: string,
-  ids: { apiKeys: string[]; users: string[] },
+  actors: { apiKeys: string[]; users: string[] },
 ): Promise<Map<string, string>> {
+  // Ids come from history rows; one that is not a UUID (never ours) would only fail the cast.
+  const ids = { apiKeys: actors.apiKeys.filter(isUuid), users: actors.users.filter(isUuid) };
   const keys = ids.apiKeys.length
     ? await db
         .selectFrom('api_keys')

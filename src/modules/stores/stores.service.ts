@@ -319,14 +319,6 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
       return store;
     },
 
-    /** Names of API keys and admin users (e-mail) of the store, by id: who changed an order. */
-    actorNames(storeId: string, ids: { apiKeys: string[]; users: string[] }) {
-      return stores.actorNames(db, storeId, {
-        apiKeys: ids.apiKeys.filter(isUuid),
-        users: ids.users.filter(isUuid),
-      });
-    },
-
     async createAdminUser(input: { email: string; password: string; storeSlug: string }) {
       if (!EMAIL.test(input.email)) throw invalidRequest('email is not a valid e-mail address');
       if (input.password.length < 8) throw invalidRequest('password must be at least 8 characters');
