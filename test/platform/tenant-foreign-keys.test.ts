@@ -55,6 +55,8 @@ const LATER_LINKS: readonly (TenantLink & { uuid?: false })[] = [
   ...STRIPE_TENANT_LINKS,
   // 2026_11_25_0024_refunds: a refund goes with its order.
   { table: 'refunds', column: 'order_id', parent: 'orders', kind: 'cascade' },
+  // 2026_11_28_0034_order_history: an order's history goes with it (actor_id is text: not a link).
+  { table: 'order_history', column: 'order_id', parent: 'orders', kind: 'cascade' },
 ];
 
 /** This migration and every later one: what migrating a database left before it applies. */
