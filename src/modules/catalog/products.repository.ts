@@ -20,6 +20,7 @@ export interface ProductDetails {
 }
 
 export * from './products.list.repository.js';
+export * from './products.shop-list.repository.js';
 
 /** A row lock lasts until the transaction ends, so only a transaction may ask for one. */
 export function findProduct(
