@@ -89,7 +89,9 @@ describe.skipIf(!hasChromium())('two pages editing the same resource', () => {
     expect(settings.name).toBe('Renamed in A');
     expect(settings.tax_rate_bps).toBe(700);
 
-    // Both change the tax rate: B's page still holds the version before A's second save.
+    // Both change the tax rate: A starts from the latest version, B's page holds the one before.
+    await open(a, '/settings', 'Settings');
+    expect(await a.getByLabel('Tax rate (%)').inputValue()).toBe('7');
     await a.getByLabel('Tax rate (%)').fill('8');
     await a.getByRole('button', { name: 'Save settings' }).click();
     await saved(a, 'The settings were saved.');
@@ -113,7 +115,7 @@ describe.skipIf(!hasChromium())('two pages editing the same resource', () => {
     await open(a, path, product.name);
     await open(b, path, product.name);
 
-    await a.getByLabel('Price of S').fill('28.00');
+    await a.getByLabel('Price of S', { exact: true }).fill('28.00');
     await a.getByRole('button', { name: 'Save product' }).click();
     await saved(a, 'The product was saved.');
 
@@ -127,10 +129,10 @@ describe.skipIf(!hasChromium())('two pages editing the same resource', () => {
     // Both edit the variants (one list, replaced as a whole): the later save is refused.
     await a.reload();
     await a.getByRole('heading', { level: 1, name: 'Renamed in B' }).waitFor();
-    await a.getByLabel('Price of M').fill('26.00');
+    await a.getByLabel('Price of M', { exact: true }).fill('26.00');
     await a.getByRole('button', { name: 'Save product' }).click();
     await saved(a, 'The product was saved.');
-    await b.getByLabel('Price of S').fill('27.00');
+    await b.getByLabel('Price of S', { exact: true }).fill('27.00');
     await b.getByRole('button', { name: 'Save product' }).click();
     const alert = b.getByRole('alert').filter({ hasText: 'Someone else changed' });
     await alert.waitFor();
@@ -141,7 +143,7 @@ describe.skipIf(!hasChromium())('two pages editing the same resource', () => {
     now = (await api.get(`/api/v1/products/${product.id}`)).json().data;
     expect(now.variants.map((v: { price: string }) => v.price)).toEqual(['28.00', '26.00']);
     await alert.getByRole('button', { name: 'Reload' }).click();
-    expect(await b.getByLabel('Price of M').inputValue()).toBe('26.00');
-    expect(await b.getByLabel('Price of S').inputValue()).toBe('28.00');
+    expect(await b.getByLabel('Price of M', { exact: true }).inputValue()).toBe('26.00');
+    expect(await b.getByLabel('Price of S', { exact: true }).inputValue()).toBe('28.00');
   });
 });
