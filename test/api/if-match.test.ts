@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { type Client, client, createProduct, sizedProduct, UNLIMITED } from '../helpers/catalog-factories.js';
+import {
+  type Client,
+  client,
+  createCategory,
+  createProduct,
+  sizedProduct,
+  UNLIMITED,
+} from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
 
 /** Optimistic concurrency (issue 30 item 1): ETag on GET, If-Match on PATCH, 412 when stale. */
@@ -126,6 +133,56 @@ describe('products', () => {
   });
 });
 
+describe.each([
+  {
+    name: 'categories',
+    create: async () => (await createCategory(a)).id,
+    change: { description: 'Changed' },
+    other: { position: 3 },
+  },
+  {
+    name: 'discounts',
+    create: async () => {
+      const res = await a.post('/api/v1/discounts', {
+        code: `SAVE${Date.now()}`,
+        type: 'percentage',
+        value: '10',
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.id as string;
+    },
+    change: { title: 'Changed' },
+    other: { usage_limit: 5 },
+  },
+])('$name', ({ name, create, change, other }) => {
+  it('ETag on GET; stale If-Match 412 with nothing changed; the pair of concurrent writes: one 412', async () => {
+    const url = `/api/v1/${name}/${await create()}`;
+    const got = await a.get(url);
+    const etag = String(got.headers.etag);
+    expect(etag).toMatch(TAG);
+    const saved = await patchWith(a, url, change, etag);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.headers.etag).not.toBe(etag);
+    const stale = await patchWith(a, url, other, etag);
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error.code).toBe('precondition_failed');
+    expect((await a.get(url)).json().data).toEqual(saved.json().data);
+
+    const current = String(saved.headers.etag);
+    const pair = await Promise.all([patchWith(a, url, change, current), patchWith(a, url, other, current)]);
+    expect(pair.map((r) => r.statusCode).sort()).toEqual([200, 412]);
+    expect((await patchWith(a, url, other)).statusCode).toBe(200);
+  });
+
+  it("another store's id is 404, with or without If-Match", async () => {
+    const url = `/api/v1/${name}/${await create()}`;
+    const etag = String((await a.get(url)).headers.etag);
+    expect((await b.get(url)).statusCode).toBe(404);
+    expect((await patchWith(b, url, change, etag)).statusCode).toBe(404);
+    expect((await patchWith(b, url, change)).statusCode).toBe(404);
+  });
+});
+
 describe('store settings (/api/admin/store)', () => {
   it('a rename then a stale tax-rate save: 412 and the name is kept; two concurrent saves: one 412', async () => {
     const got = await admin('GET');
@@ -155,6 +212,8 @@ describe('OpenAPI document', () => {
     const doc = (await app.server.inject({ method: 'GET', url: '/openapi.json' })).json();
     for (const [path, method] of [
       ['/api/v1/products/{id}', 'patch'],
+      ['/api/v1/categories/{id}', 'patch'],
+      ['/api/v1/discounts/{id}', 'patch'],
       ['/api/admin/store', 'patch'],
     ] as const) {
       const op = doc.paths[path][method];
