@@ -146,4 +146,90 @@ describe.skipIf(!hasChromium())('two pages editing the same resource', () => {
     expect(await b.getByLabel('Price of M', { exact: true }).inputValue()).toBe('26.00');
     expect(await b.getByLabel('Price of S', { exact: true }).inputValue()).toBe('28.00');
   });
+
+  const editIn = async (page: Page, path: string, heading: string, button: string) => {
+    await open(page, path, heading);
+    await page.getByRole('button', { name: button, exact: true }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.waitForLoadState('networkidle');
+  };
+  const saveIn = async (page: Page, label: string) => {
+    await page.getByRole('dialog').getByRole('button', { name: label }).click();
+  };
+  const closed = (page: Page) => page.getByRole('dialog').waitFor({ state: 'hidden' });
+
+  it('discount: a usage-limit save keeps the other page’s title; the same field twice is refused', async () => {
+    const res = await api.post('/api/v1/discounts', {
+      code: 'TWOPAGES',
+      title: 'Two pages',
+      type: 'percentage',
+      value: '10',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data.id as string;
+    await editIn(a, '/discounts', 'Discounts', 'Edit TWOPAGES');
+    await editIn(b, '/discounts', 'Discounts', 'Edit TWOPAGES');
+    await a.getByLabel('Title').fill('Title from A');
+    await saveIn(a, 'Save discount');
+    await closed(a);
+    await b.getByLabel('Usage limit').fill('50');
+    await saveIn(b, 'Save discount');
+    await closed(b);
+    let now = (await api.get(`/api/v1/discounts/${id}`)).json().data;
+    expect([now.title, now.usage_limit]).toEqual(['Title from A', 50]);
+
+    await editIn(b, '/discounts', 'Discounts', 'Edit TWOPAGES');
+    await editIn(a, '/discounts', 'Discounts', 'Edit TWOPAGES');
+    await a.getByLabel('Usage limit').fill('60');
+    await saveIn(a, 'Save discount');
+    await closed(a);
+    await b.getByLabel('Usage limit').fill('70');
+    await saveIn(b, 'Save discount');
+    const alert = b.getByRole('alert').filter({ hasText: 'Someone else changed' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(
+      'Someone else changed this discount since you opened it: usage limit.',
+    );
+    await photograph(b, 'concurrent-discount-412');
+    now = (await api.get(`/api/v1/discounts/${id}`)).json().data;
+    expect(now.usage_limit).toBe(60);
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    expect(await b.getByLabel('Usage limit').inputValue()).toBe('60');
+    expect(await b.getByLabel('Title').inputValue()).toBe('Title from A');
+  });
+
+  it('category: a position save keeps the other page’s description; the same field twice is refused', async () => {
+    const res = await api.post('/api/v1/categories', { name: 'Hats' });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().data.id as string;
+    await editIn(a, '/categories', 'Categories', 'Edit Hats');
+    await editIn(b, '/categories', 'Categories', 'Edit Hats');
+    await a.getByLabel('Description').fill('From A');
+    await saveIn(a, 'Save category');
+    await closed(a);
+    await b.getByLabel('Position').fill('4');
+    await saveIn(b, 'Save category');
+    await closed(b);
+    let now = (await api.get(`/api/v1/categories/${id}`)).json().data;
+    expect([now.description, now.position]).toEqual(['From A', 4]);
+
+    await editIn(b, '/categories', 'Categories', 'Edit Hats');
+    await editIn(a, '/categories', 'Categories', 'Edit Hats');
+    await a.getByLabel('Position').fill('5');
+    await saveIn(a, 'Save category');
+    await closed(a);
+    await b.getByLabel('Position').fill('6');
+    await saveIn(b, 'Save category');
+    const alert = b.getByRole('alert').filter({ hasText: 'Someone else changed' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(
+      'Someone else changed this category since you opened it: position.',
+    );
+    await photograph(b, 'concurrent-category-412');
+    now = (await api.get(`/api/v1/categories/${id}`)).json().data;
+    expect(now.position).toBe(5);
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    expect(await b.getByLabel('Position').inputValue()).toBe('5');
+    expect(await b.getByLabel('Description').inputValue()).toBe('From A');
+  });
 });
