@@ -43,6 +43,8 @@ export async function saveChanges<T>(options: {
   const method = options.method ?? 'PATCH';
   const before = payloadOf(loaded.body.data);
   const mine = changedFields(before, payload);
+  // Nothing changed: nothing to send (an empty PATCH is refused, and would only bump the version).
+  if (!mine.length) return loaded;
   const body = pick(payload, mine);
   try {
     return await versionedRequest<{ data: T }>(method, path, body, { ifMatch: loaded.etag });
