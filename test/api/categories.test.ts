@@ -39,6 +39,7 @@ describe('POST /api/v1/categories', () => {
       position: 0,
       product_count: 0,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updated_at: body.data.created_at,
     });
     expect(await getCategory(a, body.data.id)).toEqual(body.data);
   });
@@ -178,7 +179,9 @@ describe('PATCH /api/v1/categories/{id}', () => {
       description: 'Now described',
       position: 2,
       parent_id: parent.id,
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
     });
+    expect(res.json().data.updated_at).not.toBe(c.updated_at);
     const moved = await a.patch(`/api/v1/categories/${c.id}`, { parent_id: null, slug: 'renamed' });
     expect(moved.json().data).toMatchObject({ parent_id: null, slug: 'renamed', name: 'New name' });
   });

@@ -44,6 +44,7 @@ interface DiscountData {
   product_ids: string[];
   category_ids: string[];
   created_at: string;
+  updated_at: string;
 }
 
 const unique = () => randomUUID().slice(0, 8).toUpperCase();
@@ -108,6 +109,7 @@ describe('POST /api/v1/discounts', () => {
       product_ids: [product.id],
       category_ids: [category.id],
       created_at: expect.stringMatching(ISO),
+      updated_at: body.data.created_at,
     });
     expect(await getDiscount(a, body.data.id)).toEqual(body.data);
   });
@@ -339,7 +341,9 @@ describe('PATCH /api/v1/discounts/{id}', () => {
       active: false,
       product_ids: [product.id],
       category_ids: [category.id],
+      updated_at: expect.stringMatching(ISO),
     });
+    expect(res.json().data.updated_at).not.toBe(d.updated_at);
     const cleared = await a.patch(`/api/v1/discounts/${d.id}`, {
       min_subtotal: null,
       ends_at: null,
@@ -634,6 +638,7 @@ describe('OpenAPI', () => {
       'product_ids',
       'category_ids',
       'created_at',
+      'updated_at',
     ]);
   });
 });

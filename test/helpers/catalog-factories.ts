@@ -78,6 +78,7 @@ export async function createCategory(api: Client, body: Record<string, unknown> 
     position: number;
     product_count: number;
     created_at: string;
+    updated_at: string;
   };
 }
 

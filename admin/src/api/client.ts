@@ -81,13 +81,32 @@ export function setUnauthorizedHandler(handler: (() => void) | undefined) {
   onUnauthorized = handler;
 }
 
-export async function request<T>(
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+interface RequestOptions {
+  signal?: AbortSignal;
+  quietUnauthorized?: boolean;
+  /** The ETag the change is based on: the server answers 412 if the resource has another version now. */
+  ifMatch?: string;
+}
+
+export async function request<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}) {
+  return (await versionedRequest<T>(method, path, body, options)).body;
+}
+
+/** An answer with the version (ETag) of the resource it carries. */
+export interface Versioned<T> {
+  body: T;
+  etag: string | undefined;
+}
+
+export async function versionedRequest<T>(
+  method: Method,
   path: string,
   body?: unknown,
-  options: { signal?: AbortSignal; quietUnauthorized?: boolean } = {},
-): Promise<T> {
+  options: RequestOptions = {},
+): Promise<Versioned<T>> {
   const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.ifMatch) headers['if-match'] = options.ifMatch;
   const init: RequestInit = { method, credentials: 'same-origin', headers, signal: options.signal };
   // The API accepts only JSON bodies and refuses an empty body declared as JSON: no body, no type.
   if (body !== undefined) {
@@ -101,7 +120,8 @@ export async function request<T>(
     if ((error as Error).name === 'AbortError') throw error;
     throw new ApiError(0, 'network_error', 'The server could not be reached. Check your connection.');
   }
-  if (response.status === 204) return undefined as T;
+  const etag = response.headers.get('etag') ?? undefined;
+  if (response.status === 204) return { body: undefined as T, etag };
   const text = await response.text();
   let json: unknown;
   try {
@@ -121,7 +141,7 @@ export async function request<T>(
     if (response.status === 401 && !options.quietUnauthorized) onUnauthorized?.();
     throw apiError;
   }
-  return json as T;
+  return { body: json as T, etag };
 }
 
 export const api = {

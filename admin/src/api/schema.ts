@@ -744,6 +744,7 @@ export interface components {
           | 'request_timeout'
           | 'conflict'
           | 'insufficient_stock'
+          | 'precondition_failed'
           | 'payload_too_large'
           | 'unsupported_media_type'
           | 'rate_limited'
@@ -845,6 +846,8 @@ export interface components {
       product_count: number;
       /** Format: date-time */
       created_at: string;
+      /** Format: date-time */
+      updated_at: string;
     };
     InventoryLevel: {
       id: string;
@@ -888,6 +891,8 @@ export interface components {
       category_ids: string[];
       /** Format: date-time */
       created_at: string;
+      /** Format: date-time */
+      updated_at: string;
     };
     OrderSummary: {
       id: string;
@@ -1856,6 +1861,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -2143,7 +2150,10 @@ export interface operations {
   updateProduct: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -2209,6 +2219,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -2287,6 +2299,23 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
@@ -2731,6 +2760,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -3018,7 +3049,10 @@ export interface operations {
   updateCategory: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -3047,6 +3081,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -3125,6 +3161,23 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
@@ -4077,6 +4130,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -4364,7 +4419,10 @@ export interface operations {
   updateDiscount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -4403,6 +4461,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -4481,6 +4541,23 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
@@ -9194,6 +9271,8 @@ export interface operations {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -9290,7 +9369,10 @@ export interface operations {
   updateStoreSettings: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -9324,6 +9406,8 @@ export interface operations {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -9402,6 +9486,17 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;

@@ -1114,6 +1114,7 @@ export interface components {
           | 'request_timeout'
           | 'conflict'
           | 'insufficient_stock'
+          | 'precondition_failed'
           | 'payload_too_large'
           | 'unsupported_media_type'
           | 'rate_limited'
@@ -1215,6 +1216,8 @@ export interface components {
       product_count: number;
       /** Format: date-time */
       created_at: string;
+      /** Format: date-time */
+      updated_at: string;
     };
     InventoryLevel: {
       id: string;
@@ -1258,6 +1261,8 @@ export interface components {
       category_ids: string[];
       /** Format: date-time */
       created_at: string;
+      /** Format: date-time */
+      updated_at: string;
     };
     OrderSummary: {
       id: string;
@@ -2226,6 +2231,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -2513,7 +2520,10 @@ export interface operations {
   updateProduct: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -2579,6 +2589,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -2657,6 +2669,23 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
@@ -3101,6 +3130,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -3388,7 +3419,10 @@ export interface operations {
   updateCategory: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -3417,6 +3451,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -3495,6 +3531,23 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
@@ -4447,6 +4500,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -4734,7 +4789,10 @@ export interface operations {
   updateDiscount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -4773,6 +4831,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -4851,6 +4911,23 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;

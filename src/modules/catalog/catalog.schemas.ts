@@ -173,6 +173,7 @@ export const Category = Type.Object(
     position: Type.Integer(),
     product_count: Type.Integer(),
     created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
   },
   { $id: 'Category' },
 );

@@ -159,6 +159,7 @@ export function categoryForMerchant(row: CategoryRow) {
     position: row.position,
     product_count: row.product_count,
     created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   };
 }
 

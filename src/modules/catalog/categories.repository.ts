@@ -81,6 +81,17 @@ export async function lockSlugBase(tx: Tx, storeId: string, base: string): Promi
  * Category writes that set a name or a parent take turns per store, so two of them cannot both
  * find a name free under one parent (no unique index: stores may hold duplicates from before).
  */
+/** The category's version, its row locked until the transaction ends (an edit compares it). */
+export function lockCategory(tx: Tx, storeId: string, id: string) {
+  return tx
+    .selectFrom('categories')
+    .select(['id', 'updated_at'])
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 export async function lockCategoryNames(tx: Tx, storeId: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`category-names:${storeId}`}))`.execute(tx);
 }

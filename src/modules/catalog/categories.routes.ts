@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
+import { ifMatchOf, withEtag } from '../../platform/http/etag.js';
 import { Category, CategoryCreateBody, CategoryListQuery, CategoryUpdateBody } from './catalog.schemas.js';
 import { categoryForMerchant } from './catalog.serializers.js';
 import type { CategoriesService } from './categories.service.js';
@@ -56,11 +57,14 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
         tags: ['Categories'],
         operationId: 'getCategory',
         summary: 'Get a category',
+        'x-etag': true,
         params: IdParams,
         response: { 200: DataEnvelope(Category) },
       },
     },
-    async (request) => ({ data: categoryForMerchant(await categories.get(request.ctx, request.params.id)) }),
+    async (request, reply) => ({
+      data: withEtag(reply, categoryForMerchant(await categories.get(request.ctx, request.params.id))),
+    }),
   );
 
   app.patch(
@@ -73,12 +77,14 @@ export const categoriesRoutes: FastifyPluginAsyncTypebox<{ categories: Categorie
         summary: 'Update a category',
         params: IdParams,
         body: CategoryUpdateBody,
-        response: { 200: DataEnvelope(Category), ...errorResponses(409) },
+        response: { 200: DataEnvelope(Category), ...errorResponses(409, 412) },
       },
     },
-    async (request) => ({
-      data: categoryForMerchant(await categories.update(request.ctx, request.params.id, request.body)),
-    }),
+    async (request, reply) => {
+      const ifMatch = ifMatchOf(request);
+      const row = await categories.update(request.ctx, request.params.id, request.body, ifMatch);
+      return { data: withEtag(reply, categoryForMerchant(row)) };
+    },
   );
 
   app.delete(

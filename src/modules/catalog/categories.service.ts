@@ -5,6 +5,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { CategoryCreateBody, CategoryUpdateBody } from './catalog.schemas.js';
 import * as repo from './categories.repository.js';
@@ -97,12 +98,22 @@ export function createCategoriesService(db: Db, changes?: ChangeCounter) {
       return requireCategory(ctx.storeId, id);
     },
 
-    async update(ctx: RequestContext, id: string, input: Static<typeof CategoryUpdateBody>) {
+    async update(
+      ctx: RequestContext,
+      id: string,
+      input: Static<typeof CategoryUpdateBody>,
+      ifMatch?: IfMatch,
+    ) {
       await requireCategory(ctx.storeId, id);
       await requireParent(ctx.storeId, input.parent_id, id);
       await inTransaction(db, async (tx) => {
-        if (input.name !== undefined || input.parent_id !== undefined) {
-          await repo.lockCategoryNames(tx, ctx.storeId);
+        const renaming = input.name !== undefined || input.parent_id !== undefined;
+        // The names' lock first, as a create takes it, then the row's.
+        if (renaming) await repo.lockCategoryNames(tx, ctx.storeId);
+        const locked = await repo.lockCategory(tx, ctx.storeId, id);
+        if (!locked) throw notFound('category');
+        requireMatch(ifMatch, locked);
+        if (renaming) {
           const current = await repo.findCategory(tx, ctx.storeId, id);
           if (!current) throw notFound('category');
           const name = input.name?.trim() ?? current.name;
@@ -114,7 +125,7 @@ export function createCategoriesService(db: Db, changes?: ChangeCounter) {
         await repo.updateCategory(tx, ctx.storeId, id, {
           ...input,
           ...(input.name !== undefined ? { name: input.name.trim() } : {}),
-          updated_at: new Date(),
+          updated_at: nextVersionTime(locked.updated_at),
         });
       });
       changes?.bump(ctx.storeId);

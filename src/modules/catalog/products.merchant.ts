@@ -6,6 +6,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
 import { parseMoney } from '../../platform/http/money-input.js';
 import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
@@ -188,10 +189,12 @@ export function createMerchantProducts({
       }
     },
 
-    async update(ctx: RequestContext, id: string, input: ProductUpdate) {
+    async update(ctx: RequestContext, id: string, input: ProductUpdate, ifMatch?: IfMatch) {
       const storeId = ctx.storeId;
       const decimals = await decimalsOf(storeId);
       const current = await load(db, storeId, id);
+      // Early, before any image is fetched; the check that counts is the one under the lock.
+      requireMatch(ifMatch, current.row);
       const price =
         input.price === undefined ? current.row.price : parseMoney(input.price, 'price', decimals);
       const options = input.options ?? current.row.options;
@@ -224,6 +227,7 @@ export function createMerchantProducts({
         await inTransaction(db, async (tx) => {
           const locked = await repo.findProduct(tx, storeId, id, { forUpdate: true });
           if (!locked) throw notFound('product');
+          requireMatch(ifMatch, locked);
           await repo.updateProduct(tx, storeId, id, {
             ...(input.name !== undefined ? { name: input.name.trim() } : {}),
             ...(input.slug !== undefined ? { slug: input.slug } : {}),
@@ -244,7 +248,7 @@ export function createMerchantProducts({
               ? { low_stock_threshold: input.low_stock_threshold }
               : {}),
             ...(input.options !== undefined ? { options: JSON.stringify(options) } : {}),
-            updated_at: new Date(),
+            updated_at: nextVersionTime(locked.updated_at),
           });
           if (hosted) await repo.replaceMedia(tx, storeId, id, mediaRows(storeId, id, hosted.items));
           if (input.category_ids) await repo.replaceCategories(tx, storeId, id, input.category_ids);

@@ -8,6 +8,7 @@ import {
 } from '../../platform/http/cursor.js';
 import { DataEnvelope, IdParams } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
+import { ifMatchOf, withEtag } from '../../platform/http/etag.js';
 import { Product, ProductCreateBody, ProductListQuery, ProductUpdateBody } from './catalog.schemas.js';
 import type { ProductsService } from './products.service.js';
 
@@ -73,11 +74,12 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{
         tags: ['Products'],
         operationId: 'getProduct',
         summary: 'Get a product',
+        'x-etag': true,
         params: IdParams,
         response: { 200: DataEnvelope(Product) },
       },
     },
-    async (request) => ({ data: await products.get(request.ctx, request.params.id) }),
+    async (request, reply) => ({ data: withEtag(reply, await products.get(request.ctx, request.params.id)) }),
   );
 
   app.patch(
@@ -92,10 +94,14 @@ export const productsRoutes: FastifyPluginAsyncTypebox<{
           '`images` replaces the whole media list (same download rules as create). `variants` replaces the variant list: items with an `id` update that variant, items without one are added, variants left out are deleted.',
         params: IdParams,
         body: ProductUpdateBody,
-        response: { 200: DataEnvelope(Product), ...errorResponses(409, 507) },
+        response: { 200: DataEnvelope(Product), ...errorResponses(409, 412, 507) },
       },
     },
-    async (request) => ({ data: await products.update(request.ctx, request.params.id, request.body) }),
+    async (request, reply) => {
+      const ifMatch = ifMatchOf(request);
+      const product = await products.update(request.ctx, request.params.id, request.body, ifMatch);
+      return { data: withEtag(reply, product) };
+    },
   );
 
   app.delete(

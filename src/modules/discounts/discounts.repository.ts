@@ -93,6 +93,17 @@ export async function findDiscount(db: Executor, storeId: string, id: string) {
   return row ? (await withTargets(db, storeId, [row]))[0] : undefined;
 }
 
+/** The discount's version, its row locked until the transaction ends (an edit compares it). */
+export function lockDiscount(tx: Executor, storeId: string, id: string) {
+  return tx
+    .selectFrom('discounts')
+    .select(['id', 'updated_at'])
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 /** Case-insensitive; served by the unique (store_id, lower(code)) index. */
 export async function findDiscountByCode(db: Executor, storeId: string, code: string) {
   const row = await db

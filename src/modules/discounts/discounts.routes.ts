@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams, ListEnvelope, listEnvelope, pageOf } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
+import { ifMatchOf, withEtag } from '../../platform/http/etag.js';
 import { Discount, DiscountCreateBody, DiscountListQuery, DiscountUpdateBody } from './discounts.schemas.js';
 import type { DiscountsService } from './discounts.service.js';
 
@@ -58,11 +59,14 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
         tags: ['Discounts'],
         operationId: 'getDiscount',
         summary: 'Get a discount',
+        'x-etag': true,
         params: IdParams,
         response: { 200: DataEnvelope(Discount) },
       },
     },
-    async (request) => ({ data: await discounts.get(request.ctx, request.params.id) }),
+    async (request, reply) => ({
+      data: withEtag(reply, await discounts.get(request.ctx, request.params.id)),
+    }),
   );
 
   app.patch(
@@ -77,10 +81,14 @@ export const discountsRoutes: FastifyPluginAsyncTypebox<{ discounts: DiscountsSe
           'Changing `type` to percentage or fixed_amount requires a `value`. `product_ids` and `category_ids` replace the lists. `usage_count` is read-only.',
         params: IdParams,
         body: DiscountUpdateBody,
-        response: { 200: DataEnvelope(Discount), ...errorResponses(409) },
+        response: { 200: DataEnvelope(Discount), ...errorResponses(409, 412) },
       },
     },
-    async (request) => ({ data: await discounts.update(request.ctx, request.params.id, request.body) }),
+    async (request, reply) => {
+      const ifMatch = ifMatchOf(request);
+      const discount = await discounts.update(request.ctx, request.params.id, request.body, ifMatch);
+      return { data: withEtag(reply, discount) };
+    },
   );
 
   app.delete(

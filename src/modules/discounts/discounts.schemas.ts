@@ -81,6 +81,7 @@ export const Discount = Type.Object(
     product_ids: Type.Array(Type.String()),
     category_ids: Type.Array(Type.String()),
     created_at: Timestamp,
+    updated_at: Timestamp,
   },
   { $id: 'Discount' },
 );

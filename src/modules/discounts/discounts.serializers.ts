@@ -31,6 +31,7 @@ export function discountForMerchant(row: DiscountWithTargets, decimals: number) 
     product_ids: row.productIds,
     category_ids: row.categoryIds,
     created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
   };
 }
 

@@ -3,6 +3,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
 import { parseMoney } from '../../platform/http/money-input.js';
 import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
@@ -160,7 +161,7 @@ export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
       return discountForMerchant(await requireDiscount(storeId, id), decimals);
     },
 
-    async update(ctx: RequestContext, id: string, input: DiscountUpdateInput) {
+    async update(ctx: RequestContext, id: string, input: DiscountUpdateInput, ifMatch?: IfMatch) {
       const storeId = ctx.storeId;
       const current = await requireDiscount(storeId, id);
       const decimals = await decimalsOf(storeId);
@@ -187,7 +188,10 @@ export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
       await checkTargets(storeId, input.product_ids, input.category_ids, current);
 
       await inTransaction(db, async (tx) => {
-        // The UPDATE comes first: its row lock makes concurrent edits of the lists take turns.
+        // The row lock comes first: it makes concurrent edits of the lists take turns.
+        const locked = await repo.lockDiscount(tx, storeId, id);
+        if (!locked) throw notFound('discount');
+        requireMatch(ifMatch, locked);
         const updated = await repo.updateDiscount(tx, storeId, id, {
           ...(input.code !== undefined ? { code: input.code } : {}),
           ...(input.title !== undefined ? { title: input.title.trim() } : {}),
@@ -199,7 +203,7 @@ export function createDiscountsService({ db, stores, catalog }: DiscountsDeps) {
           ...(input.usage_limit !== undefined ? { usage_limit: input.usage_limit } : {}),
           ...(input.once_per_customer !== undefined ? { once_per_customer: input.once_per_customer } : {}),
           ...(input.active !== undefined ? { active: input.active } : {}),
-          updated_at: new Date(),
+          updated_at: nextVersionTime(locked.updated_at),
         });
         if (Number(updated.numUpdatedRows) === 0) throw notFound('discount');
         await repo.replaceTargets(tx, storeId, id, {

@@ -15,6 +15,11 @@ export function findStoreById(db: Executor, storeId: string) {
   return db.selectFrom('stores').selectAll().where('id', '=', storeId).executeTakeFirst();
 }
 
+/** The store's row, locked until the transaction ends (a settings write compares its version). */
+export function lockStore(tx: Executor, storeId: string) {
+  return tx.selectFrom('stores').selectAll().where('id', '=', storeId).forUpdate().executeTakeFirst();
+}
+
 export async function countStores(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('stores')

@@ -3,6 +3,7 @@ import type { Db, Executor } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
 import { isScope, SCOPES, type Scope } from '../../platform/http/scopes.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals, isCurrencyCode } from '../../platform/money.js';
@@ -225,7 +226,9 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
 
     /** The dashboard's settings: the store and whether it has orders (its currency is then fixed). */
     async getSettings(storeId: string) {
-      const store = await this.getStore(storeId);
+      // Not the cached row: its updated_at is the ETag a settings form sends back.
+      const store = await stores.findStoreById(db, storeId);
+      if (!store) throw notFound('store');
       return { ...store, has_orders: await hasOrders(storeId) };
     },
 
@@ -233,7 +236,7 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
      * Store profile, pricing and stock settings (money in minor units; tax in basis points). The
      * currency changes only while the store has no order (see refuseCurrencyChange).
      */
-    async updateSettings(storeId: string, patch: StoreSettingsPatch) {
+    async updateSettings(storeId: string, patch: StoreSettingsPatch, ifMatch?: IfMatch) {
       const current = await this.getStore(storeId);
       const { colors, custom_domain, ...rest } = patch;
       const domain =
@@ -252,13 +255,18 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
       if (rest.timezone !== undefined && !isTimezone(rest.timezone))
         throw invalidRequest(`unknown timezone ${rest.timezone}`);
       const logo = rest.logo === undefined ? undefined : parseLogo(rest.logo);
-      await stores.updateStore(db, storeId, {
-        ...rest,
-        ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
-        ...(logo !== undefined ? { logo } : {}),
-        ...(colors !== undefined ? { colors: JSON.stringify(colors) } : {}),
-        ...(domain !== undefined ? { custom_domain: domain } : {}),
-        updated_at: new Date(),
+      await inTransaction(db, async (tx) => {
+        const locked = await stores.lockStore(tx, storeId);
+        if (!locked) throw notFound('store');
+        requireMatch(ifMatch, locked);
+        await stores.updateStore(tx, storeId, {
+          ...rest,
+          ...(rest.name !== undefined ? { name: rest.name.trim() } : {}),
+          ...(logo !== undefined ? { logo } : {}),
+          ...(colors !== undefined ? { colors: JSON.stringify(colors) } : {}),
+          ...(domain !== undefined ? { custom_domain: domain } : {}),
+          updated_at: nextVersionTime(locked.updated_at),
+        });
       });
       forgetStores();
       if (domain !== undefined)

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /** The error statuses of the contract a route can answer with, besides 5xx. */
-export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 415 | 429 | 503 | 507;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 412 | 413 | 415 | 429 | 503 | 507;
 
 /** The response description of each status: its code(s) and when (the contract's table). */
 const WHEN: Record<ErrorStatus, string> = {
@@ -11,6 +11,7 @@ const WHEN: Record<ErrorStatus, string> = {
   403: '`forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin)',
   404: '`not_found`: no such resource in this store (or no such store)',
   409: '`conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request',
+  412: '`precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change',
   413: '`payload_too_large`: the body is over 1 MiB',
   415: '`unsupported_media_type`: the body is not `application/json`',
   429: '`rate_limited`: over the limit; retry after `Retry-After` seconds',

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'request_timeout',
   'conflict',
   'insufficient_stock',
+  'precondition_failed',
   'payload_too_large',
   'unsupported_media_type',
   'rate_limited',
@@ -53,6 +54,10 @@ export const forbidden = (message: string) => new AppError(403, 'forbidden', mes
 export const notFound = (resource: string) => new AppError(404, 'not_found', `${resource} not found`);
 export const conflict = (message: string) => new AppError(409, 'conflict', message);
 export const insufficientStock = (message: string) => new AppError(409, 'insufficient_stock', message);
+/** An `If-Match` naming a version the resource no longer has: someone else changed it meanwhile. */
+export const preconditionFailed = (
+  message = 'The resource was changed since you read it (If-Match does not match its ETag); read it again and reapply your change',
+) => new AppError(412, 'precondition_failed', message);
 export const rateLimited = (retryAfterSeconds: number) =>
   new AppError(429, 'rate_limited', 'Rate limit exceeded; retry later', undefined, {
     'retry-after': String(retryAfterSeconds),

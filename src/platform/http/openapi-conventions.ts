@@ -8,6 +8,8 @@ import { IDEMPOTENCY_KEY_PATTERN } from './idempotency.js';
  * - `Idempotency-Key` is a header parameter of every operation that honours it (`x-idempotent`);
  * - a body the route takes as optional (`Type.Optional(...)`: `x-optional-body`, validation.ts) is
  *   not required (swagger marks every body required);
+ * - an operation that can answer 412 takes `If-Match`, and its 2xx answers (and those of a `GET`
+ *   marked `x-etag`) carry the `ETag` (etag.ts);
  * - `X-Request-Id` is declared on every response, the `X-RateLimit-*` trio on every `/api/v1`
  *   response, `Retry-After` on every 429 and 503 (contract §2 and §3).
  */
@@ -40,6 +42,23 @@ const RETRY_AFTER = {
   'Retry-After': integerHeader('Seconds to wait before sending the request again', true),
 };
 
+const ETAG = {
+  ETag: {
+    description: 'The version of the resource: send it back as `If-Match` to change only this version',
+    required: true,
+    schema: { type: 'string' },
+  },
+};
+
+export const IF_MATCH_PARAMETER = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400.',
+  schema: { type: 'string' },
+};
+
 export const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -66,6 +85,9 @@ export function withHttpConventions<T extends { paths?: Json }>(document: T): T 
 function operationWithConventions(path: string, operation: Json): Json {
   const parameters = [...((operation.parameters as Json[] | undefined) ?? [])];
   if (operation['x-idempotent'] === true) parameters.push(IDEMPOTENCY_KEY_PARAMETER);
+  const conditional = '412' in ((operation.responses as Json | undefined) ?? {});
+  if (conditional) parameters.push(IF_MATCH_PARAMETER);
+  const versioned = conditional || operation['x-etag'] === true;
   const responses: Json = {};
   for (const [status, response] of Object.entries((operation.responses as Json | undefined) ?? {})) {
     const headers = {
@@ -73,10 +95,11 @@ function operationWithConventions(path: string, operation: Json): Json {
       ...REQUEST_ID,
       ...(path.startsWith('/api/v1/') ? RATE_LIMIT : {}),
       ...(status === '429' || status === '503' ? RETRY_AFTER : {}),
+      ...(versioned && status.startsWith('2') ? ETAG : {}),
     };
     responses[status] = { ...(response as Json), headers };
   }
-  const { 'x-optional-body': optionalBody, ...rest } = operation;
+  const { 'x-optional-body': optionalBody, 'x-etag': _etag, ...rest } = operation;
   const requestBody =
     optionalBody === true && rest.requestBody
       ? { ...(rest.requestBody as Json), required: false }

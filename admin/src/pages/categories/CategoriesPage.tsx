@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ApiError, api, type ListResult } from '../../api/client';
 import type { Category } from '../../api/types';
 import { ModalForm, useConfirm } from '../../components/dialogs';
+import { StaleNotice } from '../../components/StaleNotice';
 import {
   Button,
   Empty,
@@ -14,6 +15,7 @@ import {
   TextField,
 } from '../../components/ui';
 import { useResource } from '../../components/useResource';
+import { useVersionedDraft } from '../../components/useVersionedDraft';
 import { treeOrder } from './category-tree';
 
 interface Draft {
@@ -22,6 +24,27 @@ interface Draft {
   description: string;
   parentId: string;
   position: string;
+}
+
+function draftOf(category?: Category): Draft {
+  return {
+    name: category?.name ?? '',
+    slug: category?.slug ?? '',
+    description: category?.description ?? '',
+    parentId: category?.parent_id ?? '',
+    position: String(category?.position ?? 0),
+  };
+}
+
+/** The body of a save with every field of the form (a save of an edit sends only the changed ones). */
+function bodyOf(draft: Draft) {
+  return {
+    name: draft.name.trim(),
+    ...(draft.slug.trim() ? { slug: draft.slug.trim() } : {}),
+    description: draft.description,
+    parent_id: draft.parentId || null,
+    position: Number(draft.position || '0'),
+  };
 }
 
 function CategoryModal({
@@ -35,32 +58,22 @@ function CategoryModal({
   onClose: () => void;
   onSaved: (category: Category) => void;
 }) {
-  const [draft, setDraft] = useState<Draft>({
-    name: category?.name ?? '',
-    slug: category?.slug ?? '',
-    description: category?.description ?? '',
-    parentId: category?.parent_id ?? '',
-    position: String(category?.position ?? 0),
-  });
+  const { draft, set, stale, showLatest, save } = useVersionedDraft(
+    category && `/api/v1/categories/${category.id}`,
+    category,
+    draftOf,
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
-  const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
   const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
   const submit = async () => {
     setBusy(true);
     setError(undefined);
-    const body = {
-      name: draft.name.trim(),
-      ...(draft.slug.trim() ? { slug: draft.slug.trim() } : {}),
-      description: draft.description,
-      parent_id: draft.parentId || null,
-      position: Number(draft.position || '0'),
-    };
     try {
-      const res = category
-        ? await api.patch<{ data: Category }>(`/api/v1/categories/${category.id}`, body)
-        : await api.post<{ data: Category }>('/api/v1/categories', body);
-      onSaved(res.data);
+      const saved = category
+        ? await save(bodyOf)
+        : (await api.post<{ data: Category }>('/api/v1/categories', bodyOf(draft))).data;
+      if (saved) onSaved(saved);
     } catch (reason) {
       setError(reason);
     } finally {
@@ -77,6 +90,9 @@ function CategoryModal({
       onSubmit={() => void submit()}
     >
       <ErrorBanner error={error} title="Could not save the category" />
+      {stale ? (
+        <StaleNotice what="category" fields={stale.fields} onReload={() => showLatest(stale.latest)} />
+      ) : null}
       <TextField
         label="Name"
         required

@@ -11,6 +11,7 @@ const category = (id: string, parent: string | null, position = 0, name = id): C
   position,
   product_count: 0,
   created_at: '2026-11-22T10:15:30.123Z',
+  updated_at: '2026-11-22T10:15:30.123Z',
 });
 
 const order = (categories: Category[]) =>

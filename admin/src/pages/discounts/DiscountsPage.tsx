@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { ApiError, api, type ListResult } from '../../api/client';
 import type { Category, Discount, DiscountType } from '../../api/types';
 import { ModalForm, useConfirm } from '../../components/dialogs';
+import { StaleNotice } from '../../components/StaleNotice';
 import {
   Badge,
   Button,
@@ -16,6 +17,7 @@ import {
   TextField,
 } from '../../components/ui';
 import { useResource } from '../../components/useResource';
+import { useVersionedDraft } from '../../components/useVersionedDraft';
 import { formatMoney } from '../../lib/money';
 import { formatZoned, fromZonedInput, toZonedInput } from '../../lib/zoned-time';
 import { useCurrency, useTimeZone } from '../../session';
@@ -53,6 +55,23 @@ function draftOf(timeZone: string, d?: Discount): Draft {
   };
 }
 
+/** The body of a save with every field of the form (saveChanges sends only the changed ones). */
+function bodyOf(draft: Draft, timeZone: string) {
+  return {
+    code: draft.automatic ? null : draft.code.trim(),
+    title: draft.title.trim() || (draft.automatic ? 'Automatic discount' : draft.code.trim()),
+    type: draft.type,
+    value: draft.type === 'free_shipping' ? '0' : draft.value.trim(),
+    min_subtotal: draft.minSubtotal.trim() || null,
+    ...(draft.startsAt ? { starts_at: fromZonedInput(draft.startsAt, timeZone) } : {}),
+    ends_at: fromZonedInput(draft.endsAt, timeZone),
+    usage_limit: draft.usageLimit.trim() ? Number(draft.usageLimit) : null,
+    once_per_customer: draft.oncePerCustomer,
+    active: draft.active,
+    category_ids: draft.categoryIds,
+  };
+}
+
 function DiscountModal({
   discount,
   categories,
@@ -66,38 +85,23 @@ function DiscountModal({
 }) {
   const currency = useCurrency();
   const timeZone = useTimeZone();
-  // The inputs show minutes; a date the merchant did not touch is not sent, so it keeps its seconds.
-  const [loaded] = useState<Draft>(() => draftOf(timeZone, discount));
-  const [draft, setDraft] = useState<Draft>(loaded);
+  // A field the merchant did not touch is not sent (saveChanges): an untouched date keeps its seconds.
+  const { draft, set, stale, showLatest, save } = useVersionedDraft(
+    discount && `/api/v1/discounts/${discount.id}`,
+    discount,
+    (d?: Discount) => draftOf(timeZone, d),
+  );
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
-  const set = (change: Partial<Draft>) => setDraft((d) => ({ ...d, ...change }));
   const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
   const submit = async () => {
     setBusy(true);
     setError(undefined);
-    const body = {
-      code: draft.automatic ? null : draft.code.trim(),
-      title: draft.title.trim() || (draft.automatic ? 'Automatic discount' : draft.code.trim()),
-      type: draft.type,
-      value: draft.type === 'free_shipping' ? '0' : draft.value.trim(),
-      min_subtotal: draft.minSubtotal.trim() || null,
-      ...(draft.startsAt && (!discount || draft.startsAt !== loaded.startsAt)
-        ? { starts_at: fromZonedInput(draft.startsAt, timeZone) }
-        : {}),
-      ...(!discount || draft.endsAt !== loaded.endsAt
-        ? { ends_at: fromZonedInput(draft.endsAt, timeZone) }
-        : {}),
-      usage_limit: draft.usageLimit.trim() ? Number(draft.usageLimit) : null,
-      once_per_customer: draft.oncePerCustomer,
-      active: draft.active,
-      category_ids: draft.categoryIds,
-    };
     try {
-      const res = discount
-        ? await api.patch<{ data: Discount }>(`/api/v1/discounts/${discount.id}`, body)
-        : await api.post<{ data: Discount }>('/api/v1/discounts', body);
-      onSaved(res.data);
+      const saved = discount
+        ? await save((d) => bodyOf(d, timeZone))
+        : (await api.post<{ data: Discount }>('/api/v1/discounts', bodyOf(draft, timeZone))).data;
+      if (saved) onSaved(saved);
     } catch (reason) {
       setError(reason);
     } finally {
@@ -115,6 +119,9 @@ function DiscountModal({
       onSubmit={() => void submit()}
     >
       <ErrorBanner error={error} title="Could not save the discount" />
+      {stale ? (
+        <StaleNotice what="discount" fields={stale.fields} onReload={() => showLatest(stale.latest)} />
+      ) : null}
       <fieldset className="segmented">
         <legend>Applies</legend>
         <label>

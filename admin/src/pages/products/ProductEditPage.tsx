@@ -1,7 +1,8 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import { ApiError, api, type ListResult } from '../../api/client';
+import { ApiError, api, type ListResult, type Versioned, versionedRequest } from '../../api/client';
 import type { Category, Product } from '../../api/types';
 import { useConfirm } from '../../components/dialogs';
+import { StaleNotice } from '../../components/StaleNotice';
 import {
   Button,
   Card,
@@ -17,6 +18,7 @@ import {
   TextField,
 } from '../../components/ui';
 import { useResource } from '../../components/useResource';
+import { StaleEdit, saveChanges } from '../../lib/concurrency';
 import { Link, navigate } from '../../lib/router';
 import { useCurrency } from '../../session';
 import { InventoryPanel } from './InventoryPanel';
@@ -25,7 +27,9 @@ import { bodyOf, emptyForm, formOf, generateVariants, newKey, type ProductForm }
 export function ProductEditPage({ id }: { id?: string }) {
   const product = useResource(
     async (signal) =>
-      id ? (await api.get<{ data: Product }>(`/api/v1/products/${id}`, undefined, signal)).data : undefined,
+      id
+        ? await versionedRequest<{ data: Product }>('GET', `/api/v1/products/${id}`, undefined, { signal })
+        : undefined,
     [id],
   );
   const categories = useResource(
@@ -44,8 +48,8 @@ export function ProductEditPage({ id }: { id?: string }) {
   }
   return (
     <ProductEditor
-      key={product.data?.updated_at ?? 'new'}
-      original={product.data}
+      key={product.data?.etag ?? 'new'}
+      loaded={product.data}
       categories={categories.data?.data ?? []}
       onSaved={(saved) => product.set(saved)}
     />
@@ -53,20 +57,22 @@ export function ProductEditPage({ id }: { id?: string }) {
 }
 
 function ProductEditor({
-  original,
+  loaded,
   categories,
   onSaved,
 }: {
-  original?: Product;
+  loaded?: Versioned<{ data: Product }>;
   categories: Category[];
-  onSaved: (product: Product) => void;
+  onSaved: (product: Versioned<{ data: Product }>) => void;
 }) {
+  const original = loaded?.body.data;
   const currency = useCurrency();
   const confirm = useConfirm();
   const [form, setForm] = useState<ProductForm>(() => (original ? formOf(original) : emptyForm()));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState<string>();
+  const [stale, setStale] = useState<StaleEdit<Product>>();
   const set = (change: Partial<ProductForm>) => setForm((f) => ({ ...f, ...change }));
   const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
 
@@ -83,21 +89,25 @@ function ProductEditor({
     setBusy(true);
     setError(undefined);
     setNotice(undefined);
+    setStale(undefined);
     try {
-      if (original) {
-        const res = await api.patch<{ data: Product }>(
-          `/api/v1/products/${original.id}`,
-          bodyOf(form, original),
-        );
+      if (loaded && original) {
+        const res = await saveChanges({
+          path: `/api/v1/products/${original.id}`,
+          loaded,
+          payloadOf: (product: Product) => bodyOf(formOf(product), original),
+          payload: bodyOf(form, original),
+        });
         sessionStorage.setItem('emporium.flash', 'The product was saved.');
-        onSaved(res.data);
+        onSaved(res);
       } else {
         const res = await api.post<{ data: Product }>('/api/v1/products', bodyOf(form));
         sessionStorage.setItem('emporium.flash', 'The product was created.');
         navigate(`/products/${res.data.id}`, { replace: true });
       }
     } catch (reason) {
-      setError(reason);
+      if (reason instanceof StaleEdit) setStale(reason);
+      else setError(reason);
       setBusy(false);
     }
   };
@@ -139,6 +149,9 @@ function ProductEditor({
       <div className="grid-main wide-side">
         <form className="stack-lg" onSubmit={save} noValidate aria-label="Product">
           <ErrorBanner error={error} title="Could not save the product" />
+          {stale ? (
+            <StaleNotice what="product" fields={stale.fields} onReload={() => onSaved(stale.latest)} />
+          ) : null}
           <Card title="Details">
             <div className="stack">
               <TextField

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
-import { ApiError, api } from '../../api/client';
+import { ApiError, type Versioned, versionedRequest } from '../../api/client';
 import type { StoreSettings } from '../../api/types';
+import { StaleNotice } from '../../components/StaleNotice';
 import {
   Button,
   Card,
@@ -11,6 +12,7 @@ import {
   SelectField,
   TextField,
 } from '../../components/ui';
+import { StaleEdit, saveChanges } from '../../lib/concurrency';
 import { useSession } from '../../session';
 import { type ColorName, colorChanges, colorNames, HEX_COLOR, shownColor } from './colors';
 
@@ -72,12 +74,8 @@ function ColorPreview({ c, name, logo }: { c: (key: ColorName) => string; name: 
   );
 }
 
-/** Name, logo, colours (with a live preview), currency, time zone, shipping, tax, low stock, domain. */
-export function StoreProfile() {
-  const { store, setStore } = useSession();
-  const defaults = store.default_colors;
-  const colors = colorNames(defaults);
-  const [draft, setDraft] = useState(() => ({
+function draftOf(store: StoreSettings) {
+  return {
     name: store.name,
     logo: store.logo ?? '',
     // Only what the store has set: an empty field is drawn in the default and saved as nothing.
@@ -89,16 +87,59 @@ export function StoreProfile() {
     tax: store.tax_rate,
     lowStock: String(store.low_stock_threshold),
     domain: store.custom_domain ?? '',
-  }));
+  };
+}
+type Draft = ReturnType<typeof draftOf>;
+
+/**
+ * The body of a save with every field of the form (saveChanges sends only the changed ones); the
+ * colours only as far as they differ from `savedColors` (colorChanges).
+ */
+function payloadOf(draft: Draft, savedColors: StoreSettings['colors'], names: readonly ColorName[]) {
+  return {
+    name: draft.name.trim(),
+    logo: draft.logo.trim() || null,
+    ...colorChanges(savedColors, draft.colors, names),
+    currency: draft.currency.trim().toUpperCase(),
+    timezone: draft.timezone,
+    shipping_flat_rate: draft.shipping.trim() || '0',
+    free_shipping_threshold: draft.freeShipping.trim() || null,
+    tax_rate: draft.tax.trim() || '0',
+    low_stock_threshold: Number(draft.lowStock || '0'),
+    custom_domain: draft.domain.trim() || null,
+  };
+}
+
+/** Name, logo, colours (with a live preview), currency, time zone, shipping, tax, low stock, domain. */
+export function StoreProfile() {
+  const { store, setStore } = useSession();
+  const defaults = store.default_colors;
+  const colors = colorNames(defaults);
+  const [draft, setDraft] = useState(() => draftOf(store));
+  // What the form was loaded from, and its version: a save sends only what differs from it.
+  const [loaded, setLoaded] = useState<Versioned<{ data: StoreSettings }>>({
+    body: { data: store },
+    etag: undefined,
+  });
+  const [dirty, setDirty] = useState(false);
+  const [stale, setStale] = useState<StaleEdit<StoreSettings>>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [saved, setSaved] = useState(false);
   // The session's copy is from sign-in; orders may have come since, and the first one fixes the currency.
   const [hasOrders, setHasOrders] = useState(store.has_orders);
+  // The session's copy is from sign-in: the form starts from the latest settings and their ETag.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once, when the page opens.
   useEffect(() => {
     const controller = new AbortController();
-    api.get<{ data: StoreSettings }>('/api/admin/store', undefined, controller.signal).then(
-      (res) => setHasOrders(res.data.has_orders),
+    versionedRequest<{ data: StoreSettings }>('GET', '/api/admin/store', undefined, {
+      signal: controller.signal,
+    }).then(
+      (res) => {
+        setHasOrders(res.body.data.has_orders);
+        setLoaded(res);
+        if (!dirty) setDraft(draftOf(res.body.data));
+      },
       () => undefined, // the save answers 409 with the reason anyway
     );
     return () => controller.abort();
@@ -107,10 +148,19 @@ export function StoreProfile() {
   const zones = useMemo(() => timeZones(store.timezone), [store.timezone]);
   const set = (change: Partial<typeof draft>) => {
     setSaved(false);
+    setDirty(true);
     setDraft((d) => ({ ...d, ...change }));
   };
   const shown = shownColor(draft.colors, defaults);
   const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
+
+  const showLatest = (latest: Versioned<{ data: StoreSettings }>) => {
+    setLoaded(latest);
+    setStore(latest.body.data);
+    setDraft(draftOf(latest.body.data));
+    setDirty(false);
+    setStale(undefined);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -136,24 +186,19 @@ export function StoreProfile() {
     }
     setBusy(true);
     setError(undefined);
+    setStale(undefined);
     try {
-      const res = await api.patch<{ data: StoreSettings }>('/api/admin/store', {
-        name: draft.name.trim(),
-        logo: draft.logo.trim() || null,
-        ...colorChanges(store.colors, draft.colors, colors),
-        currency: draft.currency.trim().toUpperCase(),
-        timezone: draft.timezone,
-        shipping_flat_rate: draft.shipping.trim() || '0',
-        free_shipping_threshold: draft.freeShipping.trim() || null,
-        tax_rate: draft.tax.trim() || '0',
-        low_stock_threshold: Number(draft.lowStock || '0'),
-        custom_domain: draft.domain.trim() || null,
+      const res = await saveChanges({
+        path: '/api/admin/store',
+        loaded,
+        payloadOf: (settings: StoreSettings) => payloadOf(draftOf(settings), loaded.body.data.colors, colors),
+        payload: payloadOf(draft, loaded.body.data.colors, colors),
       });
-      setStore(res.data);
-      setDraft((d) => ({ ...d, colors: { ...res.data.colors } }));
+      showLatest(res);
       setSaved(true);
     } catch (reason) {
-      setError(reason);
+      if (reason instanceof StaleEdit) setStale(reason);
+      else setError(reason);
     } finally {
       setBusy(false);
     }
@@ -163,6 +208,13 @@ export function StoreProfile() {
     <Card title="Store profile">
       <form className="stack" onSubmit={submit} aria-label="Store profile">
         <ErrorBanner error={error} title="Could not save the settings" />
+        {stale ? (
+          <StaleNotice
+            what="store's settings"
+            fields={stale.fields}
+            onReload={() => showLatest(stale.latest)}
+          />
+        ) : null}
         {saved ? <Notice>The settings were saved.</Notice> : null}
         <div className="row">
           <TextField
