@@ -5056,7 +5056,7 @@ export interface operations {
               at: string;
               actor: {
                 /** @enum {string} */
-                type: 'user' | 'api_key' | 'customer' | 'system';
+                type: 'user' | 'api_key' | 'customer' | 'system' | 'unknown';
                 id: string | null;
                 name: string | null;
               };

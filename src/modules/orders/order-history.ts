@@ -5,7 +5,8 @@ import type { OrderChangeSource, OrderChanges } from './order-events.js';
  * The order's durable history (issue 30, item 5): one row per change, with who made it, written in
  * the change's transaction. The outbox's events are pruned once delivered; these rows are not.
  */
-export type ActorType = 'user' | 'api_key' | 'customer' | 'system';
+/** `unknown`: a change recorded before the history kept its actor (copied from the outbox). */
+export type ActorType = 'user' | 'api_key' | 'customer' | 'system' | 'unknown';
 
 /** Who changes an order: the actor for its history, the source for its order.updated event. */
 export interface OrderActor {

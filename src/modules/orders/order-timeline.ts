@@ -33,7 +33,7 @@ export const TimelineEntry = Type.Object({
   ]),
   at: Type.String({ format: 'date-time' }),
   actor: Type.Object({
-    type: StringEnum(['user', 'api_key', 'customer', 'system']),
+    type: StringEnum(['user', 'api_key', 'customer', 'system', 'unknown']),
     id: Nullable(Type.String()),
     name: Nullable(
       Type.String({ description: 'null when unknown (removed, or recorded before actors were)' }),
@@ -109,6 +109,7 @@ export function createOrderTimeline(deps: Pick<OrdersDeps, 'db'>) {
     const nameOf = (row: HistoryRow) => {
       if (row.actor_type === 'customer') return row.actor_id === order.customer_id ? buyer : null;
       if (row.actor_type === 'system') return 'System';
+      if (row.actor_type === 'unknown') return null;
       return row.actor_id ? (names.get(row.actor_id) ?? null) : null;
     };
     return {

@@ -14,6 +14,8 @@ function inZone(iso: string, timeZone: string): string {
 
 function who(actor: TimelineEntry['actor']): string {
   if (actor.type === 'system') return 'System';
+  // Changes recorded before the history kept who made them.
+  if (actor.type === 'unknown') return 'Unknown (recorded before the history kept who)';
   const kind = { user: 'Staff', api_key: 'API key', customer: 'Customer' }[actor.type];
   return actor.name ? `${kind} ${actor.name}` : `${kind} (unknown)`;
 }

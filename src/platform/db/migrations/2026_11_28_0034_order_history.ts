@@ -14,7 +14,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       store_id uuid NOT NULL REFERENCES stores (id) ON DELETE CASCADE,
       order_id uuid NOT NULL,
       type text NOT NULL,
-      actor_type text NOT NULL CHECK (actor_type IN ('user', 'api_key', 'customer', 'system')),
+      actor_type text NOT NULL CHECK (actor_type IN ('user', 'api_key', 'customer', 'system', 'unknown')),
       actor_id text,
       changes jsonb NOT NULL DEFAULT '{}',
       data jsonb NOT NULL DEFAULT '{}',
@@ -25,13 +25,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )`.execute(db);
   await sql`CREATE INDEX order_history_order_idx ON order_history (store_id, order_id, seq)`.execute(db);
   // What the outbox still holds of older orders, so their history does not start empty. The actor
-  // was not recorded then: only the kind is known, from the event's source.
+  // was not recorded then: only its kind, from the event's source where the event has one
+  // (`order.updated`); the other events name none, so their actor is `unknown`, never a guess.
   await sql`
     INSERT INTO order_history (id, store_id, order_id, type, actor_type, actor_id, changes, data, created_at)
     SELECT e.id, e.store_id, o.id,
       CASE e.name WHEN 'order.created' THEN 'created' WHEN 'order.paid' THEN 'paid'
         WHEN 'order.cancelled' THEN 'cancelled' WHEN 'order.refunded' THEN 'refunded' ELSE 'updated' END,
-      CASE e.data->>'source' WHEN 'admin' THEN 'user' WHEN 'api' THEN 'api_key' ELSE 'system' END,
+      CASE e.data->>'source' WHEN 'admin' THEN 'user' WHEN 'api' THEN 'api_key' WHEN 'system' THEN 'system'
+        ELSE 'unknown' END,
       NULL, COALESCE(e.data->'changes', '{}'), e.data - 'changes' - 'order', e.created_at
     FROM events e
     JOIN orders o ON o.store_id = e.store_id AND o.id::text = e.data->>'orderId'
