@@ -9,6 +9,7 @@ import {
   UNLIMITED,
 } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
+import { createOrder } from '../helpers/order-factories.js';
 
 /** Optimistic concurrency (issue 30 item 1): ETag on GET, If-Match on PATCH, 412 when stale. */
 
@@ -23,7 +24,7 @@ const PASSWORD = 'correct horse battery';
 const TAG = /^"[^"]+"$/;
 
 beforeAll(async () => {
-  app = await buildTestApp({ config: { ...UNLIMITED, publicUrl: ORIGIN } });
+  app = await buildTestApp({ config: { ...UNLIMITED, publicUrl: ORIGIN, allowPrivateUrls: true } });
   const store = await createStoreWithKey(app);
   keyA = store.key;
   keyB = (await createStoreWithKey(app)).key;
@@ -154,6 +155,27 @@ describe.each([
     change: { title: 'Changed' },
     other: { usage_limit: 5 },
   },
+  {
+    name: 'webhooks',
+    create: async () => {
+      const res = await a.post('/api/v1/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['*'] });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json().data.id as string;
+    },
+    change: { description: 'Changed' },
+    other: { active: false },
+  },
+  {
+    name: 'orders',
+    create: async () => {
+      const p = await createProduct(a, { price: '12.00', inventory: 10 });
+      return (await createOrder(a, { items: [{ product_id: p.id, quantity: 1 }] })).id as string;
+    },
+    change: { notes: 'Changed' },
+    other: {
+      shipping_address: { line1: '2 Side St', city: 'Shelbyville', postal_code: '54321', country: 'US' },
+    },
+  },
 ])('$name', ({ name, create, change, other }) => {
   it('ETag on GET; stale If-Match 412 with nothing changed; the pair of concurrent writes: one 412', async () => {
     const url = `/api/v1/${name}/${await create()}`;
@@ -215,6 +237,8 @@ describe('OpenAPI document', () => {
       ['/api/v1/categories/{id}', 'patch'],
       ['/api/v1/discounts/{id}', 'patch'],
       ['/api/admin/store', 'patch'],
+      ['/api/v1/webhooks/{id}', 'patch'],
+      ['/api/v1/orders/{id}', 'patch'],
     ] as const) {
       const op = doc.paths[path][method];
       expect(op.responses['412'], `${method} ${path}`).toBeDefined();

@@ -137,13 +137,20 @@ export function findOrderByNumber(db: Executor, storeId: string, orderNumber: nu
 }
 
 export function updateOrder(db: Executor, storeId: string, id: string, patch: Updateable<OrdersTable>) {
-  return db
-    .updateTable('orders')
-    .set({ ...patch, updated_at: new Date() })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return (
+    db
+      .updateTable('orders')
+      // Always after the version it replaces, so that every write gives a new ETag (http/etag.ts),
+      // two writes of one PATCH in the same millisecond included.
+      .set({
+        ...patch,
+        updated_at: sql<Date>`greatest(${new Date()}::timestamptz, updated_at + interval '1 millisecond')`,
+      })
+      .where('store_id', '=', storeId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow()
+  );
 }
 
 export function lineItems(db: Executor, storeId: string, orderId: string) {

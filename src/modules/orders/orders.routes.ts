@@ -8,6 +8,7 @@ import {
 } from '../../platform/http/cursor.js';
 import { DataEnvelope, IdParams } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
+import { ifMatchOf, withEtag } from '../../platform/http/etag.js';
 import { parseMoney } from '../../platform/http/money-input.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import type { StoresService } from '../stores/index.js';
@@ -159,11 +160,14 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
         tags: ['Orders'],
         operationId: 'getOrder',
         summary: 'Get an order',
+        'x-etag': true,
         params: IdParams,
         response: { 200: Data },
       },
     },
-    async (request) => ({ data: orderForMerchant(await orders.get(request.ctx, request.params.id)) }),
+    async (request, reply) => ({
+      data: withEtag(reply, orderForMerchant(await orders.get(request.ctx, request.params.id))),
+    }),
   );
 
   app.patch(
@@ -178,12 +182,14 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
           'A status change follows the order life cycle: `processing` from pending collects the balance (mark-paid), `completed` fulfils, `cancelled` cancels with restock, `on_hold` pauses and leaving it returns to the paused status. Any other change is 409.',
         params: IdParams,
         body: OrderUpdateBody,
-        response: { 200: Data, ...errorResponses(409) },
+        response: { 200: Data, ...errorResponses(409, 412) },
       },
     },
-    async (request) => ({
-      data: orderForMerchant(await orders.update(request.ctx, request.params.id, request.body)),
-    }),
+    async (request, reply) => {
+      const ifMatch = ifMatchOf(request);
+      const order = await orders.update(request.ctx, request.params.id, request.body, ifMatch);
+      return { data: withEtag(reply, orderForMerchant(order)) };
+    },
   );
 
   app.post(

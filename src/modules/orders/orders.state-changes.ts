@@ -2,6 +2,7 @@ import type { Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, invalidRequest } from '../../platform/http/errors.js';
+import { type IfMatch, requireMatch } from '../../platform/http/etag.js';
 import { newId } from '../../platform/ids.js';
 import { amountOf, diff, recordOrderCancelled, recordOrderPaid, recordOrderUpdated } from './order-events.js';
 import { actorOf, type OrderActor, SYSTEM_ACTOR } from './order-history.js';
@@ -221,9 +222,10 @@ export function createOrderStateChanges(deps: OrdersDeps) {
      * PATCH: notes and address, and status through the same rules as the actions: processing is
      * mark-paid (full balance), completed is fulfil, cancelled is cancel (with restock).
      */
-    update(ctx: RequestContext, id: string, patch: OrderUpdate) {
+    update(ctx: RequestContext, id: string, patch: OrderUpdate, ifMatch?: IfMatch) {
       return inTransaction(db, async (tx) => {
         let order = await lockOrder(tx, ctx.storeId, id);
+        requireMatch(ifMatch, order);
         const by = actorOf(ctx);
         if (order.status === 'cancelled' && patch.shipping_address !== undefined)
           throw conflict('the address of a cancelled order cannot change');

@@ -49,10 +49,21 @@ export async function listWebhooks(db: Executor, storeId: string, page: { offset
 export function updateWebhook(db: Executor, storeId: string, id: string, patch: Updateable<WebhooksTable>) {
   return db
     .updateTable('webhooks')
-    .set({ ...patch, updated_at: new Date() })
+    .set({ updated_at: new Date(), ...patch })
     .where('store_id', '=', storeId)
     .where('id', '=', id)
     .returningAll()
+    .executeTakeFirst();
+}
+
+/** The webhook's version, locked until the writing transaction ends (If-Match is compared on it). */
+export function lockWebhook(db: Executor, storeId: string, id: string) {
+  return db
+    .selectFrom('webhooks')
+    .select(['id', 'updated_at', 'active'])
+    .where('store_id', '=', storeId)
+    .where('id', '=', id)
+    .forUpdate()
     .executeTakeFirst();
 }
 

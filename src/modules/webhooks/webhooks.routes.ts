@@ -9,6 +9,7 @@ import {
   pageOf,
 } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
+import { ifMatchOf, withEtag } from '../../platform/http/etag.js';
 import {
   DeliveryAttempt,
   DeliveryListQuery,
@@ -81,11 +82,14 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         tags,
         operationId: 'getWebhook',
         summary: 'Get a webhook',
+        'x-etag': true,
         params: IdParams,
         response: { 200: DataEnvelope(Webhook) },
       },
     },
-    async (request) => ({ data: webhookForMerchant(await webhooks.get(request.ctx, request.params.id)) }),
+    async (request, reply) => ({
+      data: withEtag(reply, webhookForMerchant(await webhooks.get(request.ctx, request.params.id))),
+    }),
   );
 
   app.patch(
@@ -98,12 +102,14 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         summary: 'Update a webhook; `active: true` re-enables a disabled one',
         params: IdParams,
         body: WebhookUpdateBody,
-        response: { 200: DataEnvelope(Webhook) },
+        response: { 200: DataEnvelope(Webhook), ...errorResponses(412) },
       },
     },
-    async (request) => ({
-      data: webhookForMerchant(await webhooks.update(request.ctx, request.params.id, request.body)),
-    }),
+    async (request, reply) => {
+      const ifMatch = ifMatchOf(request);
+      const row = await webhooks.update(request.ctx, request.params.id, request.body, ifMatch);
+      return { data: withEtag(reply, webhookForMerchant(row)) };
+    },
   );
 
   app.delete(

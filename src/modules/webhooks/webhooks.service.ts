@@ -4,6 +4,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
 import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { SafeFetch } from '../../platform/net/safe-fetch.js';
@@ -135,17 +136,28 @@ export function createWebhooksService(deps: WebhooksDeps) {
       return { row, secret: openSecret(deps.appSecret, row.secret_sealed) };
     },
 
-    async update(ctx: RequestContext, id: string, input: Static<typeof WebhookUpdateBody>) {
-      const current = await load(ctx.storeId, id);
+    async update(
+      ctx: RequestContext,
+      id: string,
+      input: Static<typeof WebhookUpdateBody>,
+      ifMatch?: IfMatch,
+    ) {
+      await load(ctx.storeId, id);
       const url = input.url === undefined ? undefined : await checkUrl(input.url, deps.guard);
-      const reenabled = input.active === true && !current.active;
-      const row = await repo.updateWebhook(db, ctx.storeId, id, {
-        ...(url ? { url } : {}),
-        ...(input.events ? { events: input.events } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.active !== undefined ? { active: input.active } : {}),
-        // Re-enabling starts a fresh failure count; disabling by hand is not a failure.
-        ...(reenabled ? { disabled_reason: null, consecutive_failures: 0, failing_since: null } : {}),
+      const row = await inTransaction(db, async (tx) => {
+        const locked = await repo.lockWebhook(tx, ctx.storeId, id);
+        if (!locked) throw notFound('webhook');
+        requireMatch(ifMatch, locked);
+        const reenabled = input.active === true && !locked.active;
+        return repo.updateWebhook(tx, ctx.storeId, id, {
+          ...(url ? { url } : {}),
+          ...(input.events ? { events: input.events } : {}),
+          ...(input.description !== undefined ? { description: input.description } : {}),
+          ...(input.active !== undefined ? { active: input.active } : {}),
+          // Re-enabling starts a fresh failure count; disabling by hand is not a failure.
+          ...(reenabled ? { disabled_reason: null, consecutive_failures: 0, failing_since: null } : {}),
+          updated_at: nextVersionTime(locked.updated_at),
+        });
       });
       if (!row) throw notFound('webhook');
       return row;
