@@ -9,6 +9,7 @@ import {
   UNLIMITED,
 } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
+import { stripeKeys } from '../helpers/fake-stripe.js';
 import { createOrder } from '../helpers/order-factories.js';
 
 /** Optimistic concurrency (issue 30 item 1): ETag on GET, If-Match on PATCH, 412 when stale. */
@@ -19,6 +20,7 @@ let b: Client;
 let keyA: string;
 let keyB: string;
 let cookie: string;
+let slugA: string;
 const ORIGIN = 'http://localhost:3000';
 const PASSWORD = 'correct horse battery';
 const TAG = /^"[^"]+"$/;
@@ -27,6 +29,7 @@ beforeAll(async () => {
   app = await buildTestApp({ config: { ...UNLIMITED, publicUrl: ORIGIN, allowPrivateUrls: true } });
   const store = await createStoreWithKey(app);
   keyA = store.key;
+  slugA = store.store.slug;
   keyB = (await createStoreWithKey(app)).key;
   a = client(app, keyA);
   b = client(app, keyB);
@@ -229,6 +232,60 @@ describe('store settings (/api/admin/store)', () => {
   });
 });
 
+const put = (key: string, url: string, body: unknown, ifMatch?: string) =>
+  app.server.inject({
+    method: 'PUT',
+    url,
+    headers: { 'x-api-key': key, ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }) },
+    payload: body as object,
+  });
+
+describe.each([
+  {
+    name: 'app config',
+    url: () => `/api/storefront/${slugA}/app-config`,
+    first: () => ({ theme: 'dark' }),
+    second: () => ({ theme: 'light', tabs: ['home'] }),
+    // The app config's tag is its content's: the pair must write two new documents.
+    third: () => ({ theme: 'blue' }),
+  },
+  {
+    name: 'Stripe settings',
+    url: () => '/api/v1/payments/stripe',
+    first: stripeKeys,
+    second: stripeKeys,
+    third: stripeKeys,
+  },
+])('$name (PUT)', ({ url, first, second, third }) => {
+  it('ETag on GET; stale If-Match 412 with nothing changed; the pair of concurrent writes: one 412', async () => {
+    const got = await a.get(url());
+    const etag = String(got.headers.etag);
+    expect(etag).toMatch(TAG);
+    const saved = await put(keyA, url(), first(), etag);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.headers.etag).toMatch(TAG);
+    expect(saved.headers.etag).not.toBe(etag);
+    const after = await a.get(url());
+    expect(after.headers.etag).toBe(saved.headers.etag);
+    const stale = await put(keyA, url(), second(), etag);
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error.code).toBe('precondition_failed');
+    expect((await a.get(url())).json().data).toEqual(after.json().data);
+
+    const current = String(saved.headers.etag);
+    const pair = await Promise.all([put(keyA, url(), second(), current), put(keyA, url(), third(), current)]);
+    expect(pair.map((r) => r.statusCode).sort()).toEqual([200, 412]);
+    expect((await put(keyA, url(), second())).statusCode).toBe(200);
+  });
+
+  it("another store's key cannot write with this store's tag", async () => {
+    const etag = String((await a.get(url())).headers.etag);
+    const other = await put(keyB, url(), first(), etag);
+    expect([404, 412]).toContain(other.statusCode);
+    expect((await a.get(url())).headers.etag).toBe(etag);
+  });
+});
+
 describe('OpenAPI document', () => {
   it('lists 412 and If-Match on the conditional operations and ETag on their answers', async () => {
     const doc = (await app.server.inject({ method: 'GET', url: '/openapi.json' })).json();
@@ -239,6 +296,8 @@ describe('OpenAPI document', () => {
       ['/api/admin/store', 'patch'],
       ['/api/v1/webhooks/{id}', 'patch'],
       ['/api/v1/orders/{id}', 'patch'],
+      ['/api/storefront/{slug}/app-config', 'put'],
+      ['/api/v1/payments/stripe', 'put'],
     ] as const) {
       const op = doc.paths[path][method];
       expect(op.responses['412'], `${method} ${path}`).toBeDefined();

@@ -9,9 +9,18 @@ export function findAccount(db: Executor, storeId: string): Promise<StripeAccoun
   return db.selectFrom('stripe_accounts').selectAll().where('store_id', '=', storeId).executeTakeFirst();
 }
 
+/**
+ * The account, if any, with the store's Stripe settings locked until the transaction ends: an
+ * advisory lock, since before the first connection there is no row to lock.
+ */
+export async function lockAccount(tx: Tx, storeId: string): Promise<StripeAccountRow | undefined> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`stripe-account:${storeId}`}))`.execute(tx);
+  return findAccount(tx, storeId);
+}
+
 /** Connects (or reconnects with new keys): one account per store. */
-export async function upsertAccount(db: Executor, row: Insertable<StripeAccountsTable>) {
-  const now = new Date();
+export async function upsertAccount(db: Executor, row: Insertable<StripeAccountsTable>, version?: Date) {
+  const now = version ?? new Date();
   return db
     .insertInto('stripe_accounts')
     .values({ ...row, enabled: true, created_at: now, updated_at: now })

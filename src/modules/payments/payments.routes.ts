@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
+import { etagOf, ifMatchOf } from '../../platform/http/etag.js';
 import { StripeKeysBody, StripeSettings, StripeWebhookReceipt } from './payments.schemas.js';
 import type { PaymentsService } from './payments.service.js';
 
@@ -20,10 +21,14 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServi
         tags,
         operationId: 'getStripeSettings',
         summary: "The store's Stripe connection (never its secrets) and the webhook URL to give Stripe",
+        'x-etag': true,
         response: { 200: DataEnvelope(StripeSettings) },
       },
     },
-    async (request) => ({ data: await payments.stripeSettings(request.ctx) }),
+    async (request, reply) => {
+      reply.header('etag', etagOf(await payments.stripeVersion(request.ctx)));
+      return { data: await payments.stripeSettings(request.ctx) };
+    },
   );
 
   app.put(
@@ -37,10 +42,14 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServi
         description:
           'Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.',
         body: StripeKeysBody,
-        response: { 200: DataEnvelope(StripeSettings) },
+        response: { 200: DataEnvelope(StripeSettings), ...errorResponses(412) },
       },
     },
-    async (request) => ({ data: await payments.connectStripe(request.ctx, request.body) }),
+    async (request, reply) => {
+      const data = await payments.connectStripe(request.ctx, request.body, ifMatchOf(request));
+      reply.header('etag', etagOf(await payments.stripeVersion(request.ctx)));
+      return { data };
+    },
   );
 
   app.delete(

@@ -1,8 +1,11 @@
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
+import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
 import type { OrdersService } from '../orders/index.js';
 import type { StoresService } from '../stores/index.js';
+import * as repo from './payments.repository.js';
 import {
   manualProvider,
   PAYMENT_METHODS,
@@ -82,8 +85,17 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return accounts.settings(db, ctx.storeId, await webhookUrl(ctx.storeId));
     },
 
-    async connectStripe(ctx: RequestContext, keys: StripeKeys): Promise<StripeSettings> {
-      await accounts.save(db, ctx.storeId, keys);
+    /** The version of the Stripe settings, for their ETag (http/etag.ts). */
+    async stripeVersion(ctx: RequestContext) {
+      return stripeVersionOf(ctx.storeId, await repo.findAccount(db, ctx.storeId));
+    },
+
+    async connectStripe(ctx: RequestContext, keys: StripeKeys, ifMatch?: IfMatch): Promise<StripeSettings> {
+      await inTransaction(db, async (tx) => {
+        const version = stripeVersionOf(ctx.storeId, await repo.lockAccount(tx, ctx.storeId));
+        requireMatch(ifMatch, version);
+        await accounts.save(tx, ctx.storeId, keys, nextVersionTime(version.updated_at));
+      });
       deps.logger.info({ storeId: ctx.storeId }, 'Stripe connected');
       return this.stripeSettings(ctx);
     },
@@ -99,6 +111,11 @@ export function createPaymentsService(deps: PaymentsDeps) {
       return events.receive(store.id, payload, signature);
     },
   };
+}
+
+/** Named by the store (one Stripe account each); a store never connected has version 0. */
+function stripeVersionOf(storeId: string, account: { updated_at: Date } | undefined) {
+  return { id: storeId, updated_at: account?.updated_at ?? new Date(0) };
 }
 
 export type PaymentsService = ReturnType<typeof createPaymentsService>;

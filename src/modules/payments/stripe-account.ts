@@ -62,7 +62,8 @@ export interface StripeAccounts {
   find(executor: Executor, storeId: string): Promise<StripeAccount | undefined>;
   /** A client for the account's secret key. */
   client(account: StripeAccount): Promise<Stripe>;
-  save(executor: Executor, storeId: string, keys: StripeKeys): Promise<void>;
+  /** `version` is the account's new updated_at (its ETag), now unless told. */
+  save(executor: Executor, storeId: string, keys: StripeKeys, version?: Date): Promise<void>;
   disable(executor: Executor, storeId: string): Promise<void>;
   settings(executor: Executor, storeId: string, webhookUrl: string): Promise<StripeSettings>;
 }
@@ -82,15 +83,19 @@ export function createStripeAccounts(deps: { appSecret: string; api: StripeApiOp
       };
     },
     client: (account) => createStripeClient(account.secretKey, deps.api),
-    async save(executor, storeId, keys) {
+    async save(executor, storeId, keys, version) {
       checkStripeKeys(keys);
-      await repo.upsertAccount(executor, {
-        store_id: storeId,
-        publishable_key: keys.publishable_key,
-        secret_key_sealed: sealSecret(deps.appSecret, keys.secret_key),
-        secret_key_last4: keys.secret_key.slice(-4),
-        webhook_secret_sealed: sealSecret(deps.appSecret, keys.webhook_secret),
-      });
+      await repo.upsertAccount(
+        executor,
+        {
+          store_id: storeId,
+          publishable_key: keys.publishable_key,
+          secret_key_sealed: sealSecret(deps.appSecret, keys.secret_key),
+          secret_key_last4: keys.secret_key.slice(-4),
+          webhook_secret_sealed: sealSecret(deps.appSecret, keys.webhook_secret),
+        },
+        version,
+      );
     },
     disable: (executor, storeId) => repo.disableAccount(executor, storeId),
     async settings(executor, storeId, webhookUrl) {

@@ -10,7 +10,9 @@ import {
   pageOf,
   pageQuery,
 } from '../../platform/http/envelopes.js';
+import { errorResponses } from '../../platform/http/error-responses.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
+import { contentEtag, ifMatchOf } from '../../platform/http/etag.js';
 import { installMerchantAuth, type MerchantAuthOptions } from '../../platform/http/merchant-auth.js';
 import { type CachedBody, createResponseCache } from '../../platform/http/response-cache.js';
 import { webUrlOf } from '../../platform/web-url.js';
@@ -186,11 +188,16 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
           operationId: 'getAppConfig',
           security: [],
           summary: 'Mobile app configuration (JSON, `{}` when none)',
+          'x-etag': true,
           params: SlugParams,
           response: { 200: DataEnvelope(AppConfig) },
         },
       },
-      async (request) => ({ data: (await stores.getActiveStoreBySlug(request.params.slug)).app_config }),
+      async (request, reply) => {
+        const config = (await stores.getActiveStoreBySlug(request.params.slug)).app_config;
+        reply.header('etag', contentEtag(config));
+        return { data: config };
+      },
     );
   });
 
@@ -207,10 +214,10 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
           summary: 'Save the mobile app configuration',
           params: SlugParams,
           body: AppConfig,
-          response: { 200: DataEnvelope(AppConfig) },
+          response: { 200: DataEnvelope(AppConfig), ...errorResponses(412) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const store = await stores.getActiveStoreBySlug(request.params.slug).catch(() => undefined);
         // A key of another store learns nothing about this one.
         if (!store || store.id !== request.ctx.storeId) throw notFound('store');
@@ -220,7 +227,8 @@ export const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontDeps> = async
           throw new AppError(413, 'payload_too_large', 'The app config exceeds 64 KiB', [
             { field: 'body', message: `is ${size} bytes; at most ${APP_CONFIG_LIMIT}` },
           ]);
-        await stores.saveAppConfig(store.id, request.body);
+        const saved = await stores.saveAppConfig(store.id, request.body, ifMatchOf(request));
+        reply.header('etag', contentEtag(saved));
         return { data: request.body };
       },
     );

@@ -3,7 +3,13 @@ import type { Db, Executor } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
-import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
+import {
+  contentEtag,
+  type IfMatch,
+  nextVersionTime,
+  requireMatch,
+  requireTag,
+} from '../../platform/http/etag.js';
 import { isScope, SCOPES, type Scope } from '../../platform/http/scopes.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals, isCurrencyCode } from '../../platform/money.js';
@@ -304,12 +310,19 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
     /** Where notices for a store's merchants go (a webhook disabled, …). */
     adminEmails: (storeId: string) => stores.adminEmails(db, storeId),
 
-    async saveAppConfig(storeId: string, appConfig: Record<string, unknown>) {
-      await stores.updateStore(db, storeId, {
-        app_config: JSON.stringify(appConfig),
-        updated_at: new Date(),
+    /** Saves the app config if If-Match names the stored one (compared under the store's lock). */
+    async saveAppConfig(storeId: string, appConfig: Record<string, unknown>, ifMatch?: IfMatch) {
+      await inTransaction(db, async (tx) => {
+        const locked = await stores.lockStore(tx, storeId);
+        if (!locked) throw notFound('store');
+        requireTag(ifMatch, contentEtag(locked.app_config));
+        await stores.updateStore(tx, storeId, {
+          app_config: JSON.stringify(appConfig),
+          updated_at: nextVersionTime(locked.updated_at),
+        });
       });
       forgetStores();
+      return (await stores.findStoreById(db, storeId))?.app_config ?? {};
     },
 
     /** Store settings (currency, thresholds, …), cached for a few seconds: read on most requests. */

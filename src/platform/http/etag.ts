@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { invalidRequest, preconditionFailed } from './errors.js';
 
@@ -12,6 +13,14 @@ import { invalidRequest, preconditionFailed } from './errors.js';
  */
 export function etagOf(resource: { id: string; updated_at: Date | string }): string {
   return `"${resource.id}.${new Date(resource.updated_at).getTime().toString(36)}"`;
+}
+
+/**
+ * The tag of a resource with no version column (the mobile app config, a JSON document): a hash
+ * of it as stored, so that it changes exactly when the document does.
+ */
+export function contentEtag(content: unknown): string {
+  return `"${createHash('sha256').update(JSON.stringify(content)).digest('base64url').slice(0, 27)}"`;
 }
 
 /** `*` (any current version) or the list of tags the client holds. */
@@ -47,9 +56,14 @@ export function ifMatchOf(request: FastifyRequest): IfMatch | undefined {
  * in the transaction that writes, so that of two writes holding the same tag only one passes.
  */
 export function requireMatch(ifMatch: IfMatch | undefined, current: { id: string; updated_at: Date }): void {
+  requireTag(ifMatch, etagOf(current));
+}
+
+/** requireMatch for a tag computed otherwise (contentEtag). */
+export function requireTag(ifMatch: IfMatch | undefined, tag: string): void {
   if (ifMatch === undefined || ifMatch === '*') return;
   // Strong comparison: a weak tag never matches.
-  if (!ifMatch.includes(etagOf(current))) {
+  if (!ifMatch.includes(tag)) {
     throw preconditionFailed();
   }
 }
