@@ -8946,6 +8946,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -9048,7 +9050,10 @@ export interface operations {
   connectStripe: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -9076,6 +9081,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -9120,6 +9127,23 @@ export interface operations {
       };
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
@@ -13612,6 +13636,8 @@ export interface operations {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -13663,7 +13689,10 @@ export interface operations {
   updateAppConfig: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path: {
         slug: string;
       };
@@ -13683,6 +13712,8 @@ export interface operations {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -13729,6 +13760,17 @@ export interface operations {
       };
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;
