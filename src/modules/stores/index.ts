@@ -11,11 +11,11 @@ export {
   type StoreColors,
   storeColors,
 } from './store-colors.js';
+export { parseScopes } from './store-input.js';
 export { actorNames as storeActorNames } from './stores.repository.js';
 export { storesRoutes } from './stores.routes.js';
 export {
   createStoresService,
-  parseScopes,
   type StoreRow,
   type StoreSettingsPatch,
   type StoresOptions,

@@ -10,16 +10,16 @@ import {
   requireMatch,
   requireTag,
 } from '../../platform/http/etag.js';
-import { isScope, SCOPES, type Scope } from '../../platform/http/scopes.js';
+import { isScope, type Scope } from '../../platform/http/scopes.js';
 import { isUuid, newId } from '../../platform/ids.js';
-import { currencyDecimals, isCurrencyCode } from '../../platform/money.js';
+import { currencyDecimals } from '../../platform/money.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
-import { webUrlOf } from '../../platform/web-url.js';
 import { ApiKeyCache } from './api-key-cache.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 import * as keys from './api-keys.repository.js';
 import { CustomDomainDirectory, hostOfHeader, parseCustomDomain } from './custom-domains.js';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { currencyCode, isTimezone, parseLogo, parseScopes } from './store-input.js';
 import * as stores from './stores.repository.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -37,48 +37,6 @@ export interface CreateStoreInput {
   name: string;
   currency?: string;
   timezone?: string;
-}
-
-function isTimezone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** `eur` → `EUR`; anything that is not an ISO 4217 code is 400 naming `currency`. */
-function currencyCode(input: string): string {
-  const code = input.trim().toUpperCase();
-  if (!isCurrencyCode(code)) {
-    const message = 'must be an ISO 4217 currency code, such as USD or EUR';
-    throw invalidRequest(`currency ${message}`, [{ field: 'currency', message }]);
-  }
-  return code;
-}
-
-/**
- * A logo as stored: an absolute http(s) URL (the store's own media are served on one, under
- * PUBLIC_URL/media/ or S3_PUBLIC_URL), normalised; empty or null clears it. Anything else is 400
- * naming `logo`: it is drawn into every page of the shop and shared as og:image.
- */
-function parseLogo(input: string | null): string | null {
-  if (input === null || input.trim() === '') return null;
-  const url = webUrlOf(input);
-  if (!url) {
-    const message = 'must be an http(s) URL such as https://example.com/logo.png (no credentials)';
-    throw invalidRequest(`logo ${message}`, [{ field: 'logo', message }]);
-  }
-  return url;
-}
-
-export function parseScopes(input: string[] | 'all'): Scope[] {
-  if (input === 'all') return [...SCOPES];
-  const unknown = input.filter((s) => !isScope(s));
-  if (unknown.length > 0) throw invalidRequest(`unknown scope(s): ${unknown.join(', ')}`);
-  if (input.length === 0) throw invalidRequest('at least one scope is required');
-  return [...new Set(input)] as Scope[];
 }
 
 export interface StoreSettingsPatch {
