@@ -77,10 +77,6 @@ export async function lockSlugBase(tx: Tx, storeId: string, base: string): Promi
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`categories:${storeId}:${base}`}))`.execute(tx);
 }
 
-/**
- * Category writes that set a name or a parent take turns per store, so two of them cannot both
- * find a name free under one parent (no unique index: stores may hold duplicates from before).
- */
 /** The category's version, its row locked until the transaction ends (an edit compares it). */
 export function lockCategory(tx: Tx, storeId: string, id: string) {
   return tx
@@ -92,6 +88,10 @@ export function lockCategory(tx: Tx, storeId: string, id: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Category writes that set a name or a parent take turns per store, so two of them cannot both
+ * find a name free under one parent (no unique index: stores may hold duplicates from before).
+ */
 export async function lockCategoryNames(tx: Tx, storeId: string): Promise<void> {
   await sql`SELECT pg_advisory_xact_lock(hashtext(${`category-names:${storeId}`}))`.execute(tx);
 }
