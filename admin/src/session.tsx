@@ -1,6 +1,7 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import { api, request, setUnauthorizedHandler } from './api/client';
 import type { Session, StoreSettings } from './api/types';
+import { setDisplayTimeZone } from './lib/format';
 import { knownZone } from './lib/zoned-time';
 
 interface SessionState {
@@ -85,7 +86,12 @@ export function SessionGate({
       </div>
     );
   }
-  if (status.kind === 'signed-out') return <>{signedOut({ expired: status.expired, onSignedIn })}</>;
+  if (status.kind === 'signed-out') {
+    setDisplayTimeZone(undefined);
+    return <>{signedOut({ expired: status.expired, onSignedIn })}</>;
+  }
+  // Before the pages render: their dates are shown in the store's zone (a settings change re-renders).
+  setDisplayTimeZone(knownZone(status.store.timezone));
   return (
     <SessionContext.Provider
       value={{

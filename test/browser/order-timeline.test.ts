@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium())('the order timeline in the dashboard', () => {
       items: [{ product_id: productId, quantity: 2 }],
     });
     expect(res.statusCode, res.body).toBe(201);
-    const order = res.json().data as { id: string; order_number: string };
+    const order = res.json().data as { id: string; order_number: string; created_at: string };
     await page.goto(`${base}/admin/orders/${order.id}`);
     await page.getByRole('heading', { level: 1, name: `Order #${order.order_number}` }).waitFor();
 
@@ -141,6 +141,24 @@ describe.skipIf(!hasChromium())('the order timeline in the dashboard', () => {
     expect(shown).toBe(await render(ZONE));
     expect(shown).not.toBe(await render('UTC'));
     expect(Math.abs(Date.now() - Date.parse(at))).toBeLessThan(120_000);
+
+    // The rest of the page says the store's time too, naming the zone ("Placed …", "paid …").
+    const placed = (await page.getByText(/^Placed /).textContent()) as string;
+    const inZone = await page.evaluate(
+      ([iso, zone]) =>
+        new Date(iso as string).toLocaleString(undefined, {
+          year: 'numeric',
+          month: 'short',
+          day: 'numeric',
+          hour: '2-digit',
+          minute: '2-digit',
+          timeZone: zone,
+          timeZoneName: 'short',
+        }),
+      [order.created_at, ZONE],
+    );
+    expect(placed).toBe(`Placed ${inZone}`);
+    expect(placed).toMatch(/GMT\+9/);
 
     await screenshot(page, 'order-timeline-1280');
     await page.setViewportSize({ width: 390, height: 844 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { customerName, formatDate, formatDateTime, formatPercent, humanise, prettyJson } from './format';
+import {
+  customerName,
+  formatDate,
+  formatDateTime,
+  formatPercent,
+  humanise,
+  prettyJson,
+  setDisplayTimeZone,
+} from './format';
 
 describe('humanise', () => {
   it.each([
@@ -56,7 +64,25 @@ describe('dates', () => {
     );
   });
 
-  it('a timestamp is shown in local time', () => {
+  it("signed in, a moment is shown in the store's zone and names it; a calendar day stays that day", () => {
+    setDisplayTimeZone('Asia/Tokyo');
+    try {
+      const shown = formatDateTime('2026-11-22T20:15:30.123Z');
+      expect(shown).toContain('23');
+      expect(shown).toMatch(/05:15|5:15/);
+      expect(shown).toMatch(/GMT\+9|JST/);
+      expect(formatDate('2026-11-22T20:15:30.123Z')).toBe(
+        new Date(2026, 10, 23).toLocaleDateString(undefined, { dateStyle: 'medium' }),
+      );
+      expect(formatDate('2026-11-22')).toBe(
+        new Date(2026, 10, 22).toLocaleDateString(undefined, { dateStyle: 'medium' }),
+      );
+    } finally {
+      setDisplayTimeZone(undefined);
+    }
+  });
+
+  it('a timestamp is shown in local time before a store is known', () => {
     const iso = '2026-11-22T10:15:30.123Z';
     expect(formatDateTime(iso)).toBe(
       new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),

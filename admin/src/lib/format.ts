@@ -1,17 +1,34 @@
 /** Dates and labels as the dashboard shows them. */
+import { formatZoned } from './zoned-time';
+
+/**
+ * The signed-in store's time zone (session.tsx sets it before the pages render): every moment the
+ * dashboard shows is in it and names it, whatever the browser's zone, so two people of one store
+ * read the same time. Unset (the sign-in page), the browser's own zone.
+ */
+let displayZone: string | undefined;
+
+export function setDisplayTimeZone(zone: string | undefined): void {
+  displayZone = zone;
+}
 
 export function formatDateTime(iso: string | null | undefined): string {
   if (!iso) return '—';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
+  if (displayZone) return formatZoned(iso, displayZone);
   return date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
-  const date = new Date(iso.length === 10 ? `${iso}T00:00:00` : iso);
+  // A calendar day (YYYY-MM-DD, as analytics periods are, already in the store's zone) is that day;
+  // a moment is the day it falls on in the store's zone.
+  const day = iso.length === 10;
+  const date = new Date(day ? `${iso}T00:00:00` : iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return date.toLocaleDateString(undefined, { dateStyle: 'medium' });
+  const timeZone = day ? undefined : displayZone;
+  return date.toLocaleDateString(undefined, { dateStyle: 'medium', ...(timeZone ? { timeZone } : {}) });
 }
 
 /** "partially_paid" → "Partially paid". */
