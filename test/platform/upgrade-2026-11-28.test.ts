@@ -19,6 +19,7 @@ const NEW_MIGRATIONS = [
   '2026_11_28_0030_analytics_rebuild_joins',
   '2026_11_28_0034_order_history',
   '2026_11_28_0035_webhook_last_test',
+  '2026_11_28_0036_regions',
 ];
 
 let app: TestApp;

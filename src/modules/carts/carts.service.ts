@@ -166,6 +166,7 @@ export function createCartsService(deps: CartsDeps) {
           email: input.email ?? null,
           shipping_address: null,
           coupon_code: null,
+          shipping_rate_id: null,
           order_id: null,
           created_at: now,
           updated_at: now,

@@ -16,6 +16,8 @@ export interface CartsTable {
   email: ColumnType<string | null, string | null | undefined, string | null>;
   shipping_address: ColumnType<CartAddress | null, string | null | undefined, string | null>;
   coupon_code: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The shipping rate the shopper chose; null: the cheapest option for the address. */
+  shipping_rate_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The order the cart became (status completed). */
   order_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;

@@ -24,6 +24,9 @@ export interface ProductsTable {
   track_inventory: Defaulted<boolean>;
   low_stock_threshold: Defaulted<number | null>;
   options: Json<ProductOption[]>;
+  weight_grams: Defaulted<number>;
+  /** Contract §12: lines of a product that is not taxable carry no tax. */
+  taxable: Defaulted<boolean>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -38,6 +41,8 @@ export interface ProductVariantsTable {
   compare_price: Defaulted<number | null>;
   inventory: Defaulted<number>;
   options: Json<Record<string, string>>;
+  /** null: the product's weight. */
+  weight_grams: Defaulted<number | null>;
   position: Defaulted<number>;
   created_at: Timestamp;
   updated_at: Timestamp;

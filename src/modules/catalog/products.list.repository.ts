@@ -133,6 +133,8 @@ const PRODUCT_COLUMNS = [
   'products.track_inventory',
   'products.low_stock_threshold',
   'products.options',
+  'products.weight_grams',
+  'products.taxable',
   'products.created_at',
   'products.updated_at',
 ] as const;

@@ -114,6 +114,10 @@ export function createOrderPlacing(deps: OrdersDeps) {
       customer_last_name: input.customer.last_name ?? buyer.last_name,
       shipping_address: input.shippingAddress ?? null,
       notes: input.notes ?? null,
+      shipping_rate_id: null,
+      shipping_method_name: null,
+      tax_lines: [],
+      taxes_included: false,
       cancel_reason: null,
       cancelled_at: null,
       paid_at: paid ? now : null,
@@ -133,6 +137,7 @@ export function createOrderPlacing(deps: OrdersDeps) {
       quantity: line.quantity,
       price: line.price,
       position,
+      tax_amount: 0,
     }));
     /** The order, its lines, the buyer's totals, the events and the buyer's pushes, for `number`. */
     const stage = async (number: number) => {
@@ -141,6 +146,7 @@ export function createOrderPlacing(deps: OrdersDeps) {
       await repo.insertOrder(writes, {
         ...order,
         shipping_address: order.shipping_address ? JSON.stringify(order.shipping_address) : null,
+        tax_lines: JSON.stringify(order.tax_lines),
       });
       await repo.insertLineItems(writes, lineRows);
       await customers.addOrderStats(writes, storeId, buyer.id, { orders: 1, spent: amountPaid });

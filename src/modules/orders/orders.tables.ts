@@ -25,6 +25,20 @@ export interface Address {
   phone?: string | null;
 }
 
+/**
+ * One tax line of an order as charged: `rate` a percentage string ("19", "7.25"); `country` and
+ * `region` (ISO 3166-2, or null for the whole country) the place whose rate it is, kept for
+ * analytics' tax_by_region and for edits, which tax new lines at these rates.
+ */
+export interface StoredTaxLine {
+  name: string;
+  rate: string;
+  amount: number;
+  country: string | null;
+  region: string | null;
+  shipping_taxable?: boolean;
+}
+
 type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
 
 export interface OrdersTable {
@@ -53,6 +67,11 @@ export interface OrdersTable {
   customer_last_name: Nullable<string>;
   shipping_address: ColumnType<Address | null, string | null | undefined, string | null>;
   notes: Nullable<string>;
+  /** The shipping method as chosen at checkout (§12): the rate's id and its name then. */
+  shipping_rate_id: Nullable<string>;
+  shipping_method_name: Nullable<string>;
+  tax_lines: ColumnType<StoredTaxLine[], string | undefined, string>;
+  taxes_included: ColumnType<boolean, boolean | undefined, boolean>;
   cancel_reason: Nullable<string>;
   cancelled_at: Nullable<Date>;
   paid_at: Nullable<Date>;
@@ -73,6 +92,8 @@ export interface OrderLineItemsTable {
   quantity: number;
   price: number;
   position: number;
+  /** This line's tax, rounded (§12); the order's tax_amount is the sum of its lines' and shipping's. */
+  tax_amount: ColumnType<number, number | undefined, number>;
 }
 
 export interface OrderFulfillmentsTable {

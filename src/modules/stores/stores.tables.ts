@@ -17,6 +17,10 @@ export interface StoresTable {
   app_config: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** The web shop's own hostname, lower-case (`shop.example.com`), unique across stores. */
   custom_domain: ColumnType<string | null, string | null | undefined>;
+  /** Where buyers' replies and the merchant's notifications go (§12, §13); null: the owner's e-mail. */
+  contact_email: ColumnType<string | null, string | null | undefined>;
+  /** Catalogue prices and shipping rates contain the tax (§12). */
+  prices_include_tax: ColumnType<boolean, boolean | undefined>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

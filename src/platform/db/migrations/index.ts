@@ -21,6 +21,7 @@ import * as productCounts from './2026_11_26_0027_product_counts.js';
 import * as analyticsRebuildJoins from './2026_11_28_0030_analytics_rebuild_joins.js';
 import * as orderHistory from './2026_11_28_0034_order_history.js';
 import * as webhookLastTest from './2026_11_28_0035_webhook_last_test.js';
+import * as regions from './2026_11_28_0036_regions.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_0030_analytics_rebuild_joins': analyticsRebuildJoins,
   '2026_11_28_0034_order_history': orderHistory,
   '2026_11_28_0035_webhook_last_test': webhookLastTest,
+  '2026_11_28_0036_regions': regions,
 };
 
 export const migrationProvider: MigrationProvider = {
