@@ -87,6 +87,8 @@ interface RequestOptions {
   quietUnauthorized?: boolean;
   /** The ETag the change is based on: the server answers 412 if the resource has another version now. */
   ifMatch?: string;
+  /** The browser's cache for this request: 'no-cache' revalidates a public answer kept by the cache. */
+  cache?: RequestCache;
 }
 
 export async function request<T>(method: Method, path: string, body?: unknown, options: RequestOptions = {}) {
@@ -108,6 +110,7 @@ export async function versionedRequest<T>(
   const headers: Record<string, string> = { accept: 'application/json' };
   if (options.ifMatch) headers['if-match'] = options.ifMatch;
   const init: RequestInit = { method, credentials: 'same-origin', headers, signal: options.signal };
+  if (options.cache) init.cache = options.cache;
   // The API accepts only JSON bodies and refuses an empty body declared as JSON: no body, no type.
   if (body !== undefined) {
     headers['content-type'] = 'application/json';

@@ -13,8 +13,9 @@ export function StaleNotice({
   return (
     <div className="banner banner-error" role="alert">
       <strong>
-        Someone else changed this {what} since you opened it:{' '}
-        {fields.map((f) => f.replaceAll('_', ' ')).join(', ')}.
+        Someone else changed this {what} since you opened it
+        {/* None named: what changed is not shown in the form (a secret key). */}
+        {fields.length ? `: ${fields.map((f) => f.replaceAll('_', ' ')).join(', ')}.` : '.'}
       </strong>
       <p>
         Nothing was saved. Reload to see the latest version; the changes you made in this form are then

@@ -57,3 +57,27 @@ export async function saveChanges<T>(options: {
   if (overlap.length) throw new StaleEdit(overlap, latest);
   return versionedRequest<{ data: T }>(method, path, body, { ifMatch: latest.etag });
 }
+
+/**
+ * A PUT that replaces a whole document (the mobile app config, the Stripe keys): no part of it can
+ * be sent alone, so it goes as it is, with If-Match. On 412 nothing is saved and nothing is sent
+ * again (the whole document saved over another person's would undo theirs): the latest version is
+ * read past the browser's cache, and StaleEdit names the fields of `describe` in which it differs
+ * from what the form loaded (none when what changed is not shown, such as a secret).
+ */
+export async function replaceDocument<T>(options: {
+  path: string;
+  loaded: Versioned<{ data: T }>;
+  /** What the merchant sees of a version, by field: what a refusal names. */
+  describe: (data: T) => Payload;
+  body: unknown;
+}): Promise<Versioned<{ data: T }>> {
+  const { path, loaded, describe, body } = options;
+  try {
+    return await versionedRequest<{ data: T }>('PUT', path, body, { ifMatch: loaded.etag });
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 412)) throw error;
+  }
+  const latest = await versionedRequest<{ data: T }>('GET', path, undefined, { cache: 'no-cache' });
+  throw new StaleEdit(changedFields(describe(loaded.body.data), describe(latest.body.data)), latest);
+}

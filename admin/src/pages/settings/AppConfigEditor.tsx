@@ -1,60 +1,83 @@
 import { useEffect, useState } from 'react';
-import { api } from '../../api/client';
-import type { StoreSettings } from '../../api/types';
+import { type Versioned, versionedRequest } from '../../api/client';
+import { StaleNotice } from '../../components/StaleNotice';
 import { Button, Card, ErrorBanner, Notice } from '../../components/ui';
+import { replaceDocument, StaleEdit } from '../../lib/concurrency';
 import { useSession } from '../../session';
 import { checkAppConfig } from './app-config';
 
 const pretty = (value: unknown) => JSON.stringify(value, null, 2);
 const EXAMPLE = pretty({ theme: { mode: 'light' }, home: { banners: [] }, features: { wishlist: true } });
 
+type Config = Record<string, unknown>;
+
 /**
  * The JSON the mobile app reads from GET /api/storefront/{slug}/app-config, checked as you type. The
  * field holds what is saved (`{}` when nothing is), so what it shows is what the apps get; the example
- * is help beside it, never in it.
+ * is help beside it, never in it. A save sends the whole document with the ETag of the one loaded
+ * (If-Match): when someone else (another page, an app's key) saved meanwhile, nothing is saved and
+ * StaleNotice names the top-level keys that changed.
  */
 export function AppConfigEditor() {
   const { store, setStore } = useSession();
-  const [savedText, setSavedText] = useState(() => pretty(store.app_config));
+  const path = `/api/storefront/${encodeURIComponent(store.slug)}/app-config`;
+  // What the field was loaded from and its version; the sign-in copy has none until it is read.
+  const [loaded, setLoaded] = useState<Versioned<{ data: Config }>>(() => ({
+    body: { data: store.app_config },
+    etag: undefined,
+  }));
+  const savedText = pretty(loaded.body.data);
   const [text, setText] = useState(savedText);
+  const [stale, setStale] = useState<StaleEdit<Config>>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [justSaved, setJustSaved] = useState(false);
   const check = checkAppConfig(text);
   const nothingSaved = savedText === '{}';
 
-  // The session's copy is from sign-in; an app's key may have saved since. Read from the dashboard's
-  // own answer: the storefront's (the same config) may be kept 30 s by the browser's cache.
+  // The session's copy is from sign-in; an app's key may have saved since. The storefront's answer
+  // carries the config's version (its ETag); it is public and may be kept 30 s by the browser's
+  // cache, so it is revalidated ('no-cache'), never taken from the cache as it is.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read once per store, when the page opens.
   useEffect(() => {
     const controller = new AbortController();
     const atSignIn = pretty(store.app_config);
-    api.get<{ data: StoreSettings }>('/api/admin/store', undefined, controller.signal).then(
+    versionedRequest<{ data: Config }>('GET', path, undefined, {
+      signal: controller.signal,
+      cache: 'no-cache',
+    }).then(
       (res) => {
-        const current = pretty(res.data.app_config);
-        setSavedText(current);
+        setLoaded(res);
+        const current = pretty(res.body.data);
         setText((t) => (t === atSignIn ? current : t)); // never over what the merchant is typing
       },
-      () => undefined, // the sign-in copy stays; a save answers with the saved config anyway
+      () => undefined, // the sign-in copy stays, saved without If-Match as before
     );
     return () => controller.abort();
-  }, [store.app_config]);
+  }, [path]);
+
+  const showLatest = (latest: Versioned<{ data: Config }>) => {
+    setLoaded(latest);
+    setStore({ ...store, app_config: latest.body.data });
+    setText(pretty(latest.body.data));
+    setStale(undefined);
+  };
 
   const save = async () => {
     if (!check.ok) return;
     setBusy(true);
     setError(undefined);
     setJustSaved(false);
+    setStale(undefined);
     try {
-      const res = await api.put<{ data: Record<string, unknown> }>(
-        `/api/storefront/${encodeURIComponent(store.slug)}/app-config`,
-        check.value,
+      // A whole document: If-Match alone, no part of it sent on its own (replaceDocument).
+      showLatest(
+        await replaceDocument({ path, loaded, describe: (config: Config) => config, body: check.value }),
       );
-      setStore({ ...store, app_config: res.data });
-      setSavedText(pretty(res.data));
-      setText(pretty(res.data));
       setJustSaved(true);
     } catch (reason) {
-      setError(reason);
+      if (reason instanceof StaleEdit) setStale(reason as StaleEdit<Config>);
+      else setError(reason);
     } finally {
       setBusy(false);
     }
@@ -134,6 +157,9 @@ export function AppConfigEditor() {
         </div>
         <p className="hint">Tab indents; press Escape, then Tab, to leave the editor. Ctrl+Enter saves.</p>
         <ErrorBanner error={error} title="Could not save the app config" />
+        {stale ? (
+          <StaleNotice what="app config" fields={stale.fields} onReload={() => showLatest(stale.latest)} />
+        ) : null}
         {justSaved ? <Notice>The app config was saved.</Notice> : null}
         <div className="form-actions">
           <Button

@@ -1,21 +1,32 @@
 import { useState } from 'react';
-import { ApiError, api } from '../../api/client';
+import { ApiError, api, type Versioned, versionedRequest } from '../../api/client';
 import type { StripeSettings as Settings } from '../../api/types';
 import { useConfirm } from '../../components/dialogs';
+import { StaleNotice } from '../../components/StaleNotice';
 import { Badge, Button, Card, ErrorBanner, Loading, Notice, TextField } from '../../components/ui';
 import { useResource } from '../../components/useResource';
+import { replaceDocument, StaleEdit } from '../../lib/concurrency';
 
 const EMPTY = { secret_key: '', publishable_key: '', webhook_secret: '' };
+const PATH = '/api/v1/payments/stripe';
+
+/** What the card shows of a connection, by field: what a refused save names as changed by others. */
+const shown = (s: Settings) => ({
+  status: s.enabled,
+  publishable_key: s.publishable_key,
+  secret_key: s.secret_key_last4,
+});
 
 /**
  * Card payments through the store's own Stripe account (PUT/GET/DELETE /api/v1/payments/stripe):
  * the webhook URL to give Stripe, the keys (the secrets are sent once and never shown again), and
- * disconnect.
+ * disconnect. The keys are sent whole with the ETag of the connection the card shows (If-Match):
+ * when someone else connected or disconnected meanwhile, nothing is saved and StaleNotice says so.
  */
 export function StripeSettings() {
   const confirm = useConfirm();
   const settings = useResource(
-    (signal) => api.get<{ data: Settings }>('/api/v1/payments/stripe', undefined, signal),
+    (signal) => versionedRequest<{ data: Settings }>('GET', PATH, undefined, { signal }),
     [],
   );
   const [keys, setKeys] = useState(EMPTY);
@@ -23,21 +34,31 @@ export function StripeSettings() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [notice, setNotice] = useState<string>();
+  const [stale, setStale] = useState<StaleEdit<Settings>>();
   const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
-  const current = settings.data?.data;
+  const current = settings.data?.body.data;
+
+  const showLatest = (latest: Versioned<{ data: Settings }>) => {
+    settings.set(latest);
+    setKeys(EMPTY);
+    setEditing(false);
+    setStale(undefined);
+  };
 
   const connect = async () => {
+    // The form is shown only over loaded settings: there is always a version to send.
+    const loaded = settings.data;
+    if (!loaded) return;
     setBusy(true);
     setError(undefined);
     setNotice(undefined);
+    setStale(undefined);
     try {
-      const res = await api.put<{ data: Settings }>('/api/v1/payments/stripe', keys);
-      settings.set({ data: res.data });
-      setKeys(EMPTY);
-      setEditing(false);
+      showLatest(await replaceDocument({ path: PATH, loaded, describe: shown, body: keys }));
       setNotice('Stripe is connected. Buyers can now pay by card.');
     } catch (reason) {
-      setError(reason);
+      if (reason instanceof StaleEdit) setStale(reason as StaleEdit<Settings>);
+      else setError(reason);
     } finally {
       setBusy(false);
     }
@@ -52,8 +73,9 @@ export function StripeSettings() {
     });
     if (!ok) return;
     setError(undefined);
+    setStale(undefined);
     try {
-      await api.delete('/api/v1/payments/stripe');
+      await api.delete(PATH);
       setNotice('Stripe was disconnected.');
       settings.reload();
     } catch (reason) {
@@ -97,6 +119,13 @@ export function StripeSettings() {
         ) : null}
         {settings.loading && !settings.data ? <Loading label="Loading Stripe settings…" /> : null}
         {notice ? <Notice>{notice}</Notice> : null}
+        {stale ? (
+          <StaleNotice
+            what="Stripe connection"
+            fields={stale.fields}
+            onReload={() => showLatest(stale.latest)}
+          />
+        ) : null}
         <ErrorBanner error={error ?? settings.error} title="Could not change the Stripe connection" />
         {editing || (current && !current.enabled) ? (
           <form
