@@ -64,6 +64,12 @@ import {
   paymentsRoutes,
   stripeWebhookRoutes,
 } from './modules/payments/index.js';
+import {
+  createCachedRegions,
+  createRegionsService,
+  type RegionsService,
+  regionsRoutes,
+} from './modules/regions/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { createStoresService, type StoresService, storesRoutes } from './modules/stores/index.js';
 import {
@@ -124,6 +130,8 @@ export interface Services {
   wishlist: WishlistService;
   mobile: MobileService;
   payments: PaymentsService;
+  /** Zones and tax regions; its `regionsOf` is the pricing path's cached RegionsPort. */
+  regions: RegionsService;
 }
 
 export interface App {
@@ -176,11 +184,24 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Bumped per store by the catalogue and stock services; the shop's page cache keys on it.
   const catalogChanges = new ChangeCounter();
+  // Bumped per store by every write of zones, rates and tax regions; the regions' cache keys on it
+  // (a sale, which bumps the catalogue, leaves it alone).
+  const regionChanges = new ChangeCounter();
   if (deps.pool) {
-    const feed = createChangeFeed({ pool: deps.pool, counter: catalogChanges, logger: deps.logger });
+    const feed = createChangeFeed({
+      pool: deps.pool,
+      counters: { catalog: catalogChanges, regions: regionChanges },
+      logger: deps.logger,
+    });
     await feed.start();
     server.addHook('onClose', () => feed.close());
   }
+  const regions = createRegionsService({
+    db,
+    stores,
+    changes: regionChanges,
+    port: createCachedRegions({ db, changes: regionChanges }),
+  });
   const inventory = createInventoryService(db, catalogChanges);
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
@@ -256,6 +277,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     checkout,
     carts: createCartsService({ db, stores, products, discounts, customers, checkout }),
     payments,
+    regions,
     accounts,
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
@@ -303,6 +325,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
       await v1.register(paymentsRoutes, { payments });
+      await v1.register(regionsRoutes, { regions });
     },
     { prefix: '/api/v1' },
   );

@@ -4,9 +4,15 @@ import type { Logger } from 'pino';
 import type { ChangeCounter } from './change-counter.js';
 import { createWakeup } from './wakeup.js';
 
-/** The NOTIFY channel of committed catalogue changes (payload: `<process token> <store id>,…`). */
+/**
+ * The NOTIFY channel of committed changes (payload: `<process token> <counter name> <store id>,…`):
+ * one channel, and so one LISTEN connection per process, carries every counter of the feed.
+ */
 export const CATALOG_CHANNEL = 'emporium_catalog';
-/** Store ids per NOTIFY: a payload must stay under PostgreSQL's 8,000 bytes (36 + 1 bytes each). */
+/**
+ * Store ids per NOTIFY: a payload must stay under PostgreSQL's 8,000 bytes (36 + 1 bytes each,
+ * beside the token and a short counter name).
+ */
 const IDS_PER_NOTIFY = 200;
 /**
  * Bumps are gathered this long before a NOTIFY goes: a busy checkout bumps its store with every
@@ -24,9 +30,11 @@ const MIN_INTERVAL_MS = 100;
 const RELISTEN_MS = 2_000;
 
 /**
- * Carries a ChangeCounter's committed bumps between the API processes of one database, through
- * PostgreSQL's LISTEN/NOTIFY: every process's caches keyed by the counter then drop a store's
- * entries within milliseconds of a change committed by any of them.
+ * Carries ChangeCounters' committed bumps between the API processes of one database, through
+ * PostgreSQL's LISTEN/NOTIFY: every process's caches keyed by a counter then drop a store's
+ * entries within milliseconds of a change committed by any of them. Each counter has a name (the
+ * catalogue's, the regions'), sent with its store ids, so that a sale, which bumps the catalogue,
+ * leaves the caches keyed by the regions' counter alone; all of them share the one connection.
  *
  * The NOTIFY is sent after the commit, from the pool, never inside the changing transaction: a
  * notifying commit takes a cluster-wide lock, which would serialise every checkout's commit.
@@ -38,14 +46,16 @@ const RELISTEN_MS = 2_000;
  */
 export function createChangeFeed(options: {
   pool: pg.Pool;
-  counter: ChangeCounter;
+  /** The counters exchanged, by name (a short word without spaces, the same in every process). */
+  counters: Record<string, ChangeCounter>;
   logger: Logger;
   channel?: string;
 }) {
-  const { pool, counter, logger } = options;
+  const { pool, counters, logger } = options;
   const channel = options.channel ?? CATALOG_CHANNEL;
   const token = randomUUID();
-  const pending = new Set<string>();
+  /** Store ids to announce, per counter name. */
+  const pending = new Map<string, Set<string>>();
   let sending: Promise<void> | undefined;
   let closed = false;
   let lastSent = Number.NEGATIVE_INFINITY;
@@ -56,15 +66,17 @@ export function createChangeFeed(options: {
     lastSent = Date.now();
     // The stores pending now, in NOTIFYs of IDS_PER_NOTIFY; those announced while these are in
     // flight wait for the next round (flush), MIN_INTERVAL_MS on.
-    const all = [...pending];
+    const all = [...pending].map(([name, ids]) => [name, [...ids]] as const);
     pending.clear();
-    for (let start = 0; start < all.length && !closed; start += IDS_PER_NOTIFY) {
-      const ids = all.slice(start, start + IDS_PER_NOTIFY);
-      try {
-        await pool.query('SELECT pg_notify($1, $2)', [channel, `${token} ${ids.join(',')}`]);
-      } catch (error) {
-        // The other processes' caches end these entries by their TTL.
-        logger.warn({ err: error }, 'could not announce catalogue changes to other processes');
+    for (const [name, stores] of all) {
+      for (let start = 0; start < stores.length && !closed; start += IDS_PER_NOTIFY) {
+        const ids = stores.slice(start, start + IDS_PER_NOTIFY);
+        try {
+          await pool.query('SELECT pg_notify($1, $2)', [channel, `${token} ${name} ${ids.join(',')}`]);
+        } catch (error) {
+          // The other processes' caches end these entries by their TTL.
+          logger.warn({ err: error }, 'could not announce changes to other processes');
+        }
       }
     }
   }
@@ -76,26 +88,35 @@ export function createChangeFeed(options: {
     });
   }
 
-  function announce(storeId: string): void {
+  function announce(name: string, storeId: string): void {
     if (closed) return;
-    pending.add(storeId);
+    const ids = pending.get(name) ?? new Set<string>();
+    ids.add(storeId);
+    pending.set(name, ids);
     sending ??= flush();
   }
 
   const wakeup = createWakeup({
     pool,
     channel,
-    name: 'catalogue change feed',
+    name: 'change feed',
     logger,
     onNotification(payload) {
-      const [from, ids] = payload.split(' ');
-      if (from === token || !ids) return;
+      const [from, name, ids] = payload.split(' ');
+      const counter = name === undefined ? undefined : counters[name];
+      if (from === token || !counter || !ids) return;
       for (const id of ids.split(',')) counter.applyRemote(id);
     },
-    onListening: () => counter.reset(),
+    onListening: () => {
+      for (const counter of Object.values(counters)) counter.reset();
+    },
   });
 
-  counter.onCommittedBump = announce;
+  const announcers = Object.entries(counters).map(([name, counter]) => {
+    const announceOne = (storeId: string) => announce(name, storeId);
+    counter.onCommittedBump = announceOne;
+    return [counter, announceOne] as const;
+  });
   const relisten = setInterval(() => {
     if (!wakeup.listening) void wakeup.listen();
   }, RELISTEN_MS);
@@ -114,7 +135,8 @@ export function createChangeFeed(options: {
     async close(): Promise<void> {
       closed = true;
       clearInterval(relisten);
-      if (counter.onCommittedBump === announce) counter.onCommittedBump = undefined;
+      for (const [counter, announceOne] of announcers)
+        if (counter.onCommittedBump === announceOne) counter.onCommittedBump = undefined;
       await sending;
       await wakeup.close();
     },

@@ -38,8 +38,8 @@ describe('the change feed', () => {
     const receiver = new ChangeCounter();
     const logger = pino({ level: 'silent' });
     feeds = [
-      createChangeFeed({ pool, counter: sender, logger }),
-      createChangeFeed({ pool, counter: receiver, logger }),
+      createChangeFeed({ pool, counters: { catalog: sender }, logger }),
+      createChangeFeed({ pool, counters: { catalog: receiver }, logger }),
     ];
     for (const feed of feeds) await feed.start();
     const store = newId();
