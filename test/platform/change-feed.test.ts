@@ -77,4 +77,32 @@ describe('the change feed', () => {
     expect(seen).toBeGreaterThan(0);
     expect(receiver.version(store)).not.toBe(last);
   });
+
+  it('carries several counters over one connection, each bump to its own counter', async () => {
+    // The pool holds four connections: the first test's feeds give theirs back.
+    for (const feed of feeds) await feed.close();
+    const logger = pino({ level: 'silent' });
+    const sent = { catalog: new ChangeCounter(), regions: new ChangeCounter() };
+    const got = { catalog: new ChangeCounter(), regions: new ChangeCounter() };
+    const pair = [
+      createChangeFeed({ pool, counters: sent, logger, channel: 'emporium_test_pair' }),
+      createChangeFeed({ pool, counters: got, logger, channel: 'emporium_test_pair' }),
+    ];
+    feeds = pair;
+    for (const feed of pair) await feed.start();
+    const store = newId();
+    const catalogBefore = got.catalog.version(store);
+    const regionsBefore = got.regions.version(store);
+    sent.regions.onCommittedBump?.(store);
+    const started = performance.now();
+    while (got.regions.version(store) === regionsBefore) {
+      expect(performance.now() - started).toBeLessThan(1_000);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(got.catalog.version(store)).toBe(catalogBefore);
+    const listeners = await pool.query(
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%emporium_test_pair%'",
+    );
+    expect(listeners.rows[0].n).toBe(2);
+  });
 });
