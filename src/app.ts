@@ -64,12 +64,7 @@ import {
   paymentsRoutes,
   stripeWebhookRoutes,
 } from './modules/payments/index.js';
-import {
-  createCachedRegions,
-  createRegionsService,
-  type RegionsService,
-  regionsRoutes,
-} from './modules/regions/index.js';
+import { createRegionsService, type RegionsService, regionsRoutes } from './modules/regions/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { createStoresService, type StoresService, storesRoutes } from './modules/stores/index.js';
 import {
@@ -184,24 +179,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Bumped per store by the catalogue and stock services; the shop's page cache keys on it.
   const catalogChanges = new ChangeCounter();
-  // Bumped per store by every write of zones, rates and tax regions; the regions' cache keys on it
-  // (a sale, which bumps the catalogue, leaves it alone).
+  // Bumped by zones', rates' and tax regions' writes; the regions' cache keys on it (not on sales).
   const regionChanges = new ChangeCounter();
   if (deps.pool) {
-    const feed = createChangeFeed({
-      pool: deps.pool,
-      counters: { catalog: catalogChanges, regions: regionChanges },
-      logger: deps.logger,
-    });
+    const counters = { catalog: catalogChanges, regions: regionChanges };
+    const feed = createChangeFeed({ pool: deps.pool, counters, logger: deps.logger });
     await feed.start();
     server.addHook('onClose', () => feed.close());
   }
-  const regions = createRegionsService({
-    db,
-    stores,
-    changes: regionChanges,
-    port: createCachedRegions({ db, changes: regionChanges }),
-  });
+  const regions = createRegionsService({ db, stores, changes: regionChanges });
   const inventory = createInventoryService(db, catalogChanges);
   const customers = createCustomersService(db, stores);
   const products = createProductsService({

@@ -531,3 +531,22 @@ describe('the pricing path’s cached view (RegionsPort)', () => {
     expect(await app.services.regions.regionsOf(store.id)).toEqual(before);
   });
 });
+
+describe('OpenAPI document', () => {
+  it('declares the zones’ and tax regions’ operations with their statuses, If-Match and ETag', async () => {
+    const doc = (await app.server.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of ['/api/v1/shipping-zones/{id}', '/api/v1/tax-regions/{id}']) {
+      const op = doc.paths[path].patch;
+      for (const status of ['200', '400', '403', '404', '409', '412'])
+        expect(op.responses[status], status).toBeDefined();
+      expect(op.parameters.map((p: { name: string }) => p.name)).toContain('If-Match');
+      expect(op.responses['200'].headers.ETag).toBeDefined();
+      expect(doc.paths[path].get.responses['200'].headers.ETag).toBeDefined();
+      expect(doc.paths[path].delete.responses['204']).toBeDefined();
+    }
+    for (const path of ['/api/v1/shipping-zones', '/api/v1/tax-regions']) {
+      expect(doc.paths[path].post.responses['409']).toBeDefined();
+      expect(doc.paths[path].get.responses['200']).toBeDefined();
+    }
+  });
+});

@@ -616,6 +616,118 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/shipping-zones': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List shipping zones with their countries and rates, newest first
+     * @description Requires the `settings:read` scope.
+     */
+    get: operations['listShippingZones'];
+    put?: never;
+    /**
+     * Create a shipping zone: its countries and rates
+     * @description A country stands in at most one zone of a store, and one zone may be `["*"]`, the rest of the world: 409 `conflict` naming the country otherwise. Country codes are ISO 3166-1 alpha-2, in any case (stored upper case). Amounts are decimal strings of the store currency.
+     *
+     *     Requires the `settings:write` scope.
+     */
+    post: operations['createShippingZone'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/shipping-zones/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a shipping zone
+     * @description Requires the `settings:read` scope.
+     */
+    get: operations['getShippingZone'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a shipping zone and its rates (orders keep their shipping method)
+     * @description Requires the `settings:write` scope.
+     */
+    delete: operations['deleteShippingZone'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a shipping zone
+     * @description `countries` replaces the list. `rates` replaces the list: a rate given with its `id` keeps it, one without is new, the rates left out are deleted; an `id` that is not a rate of this zone is 400.
+     *
+     *     Requires the `settings:write` scope.
+     */
+    patch: operations['updateShippingZone'];
+    trace?: never;
+  };
+  '/api/v1/tax-regions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List tax regions, newest first
+     * @description Requires the `settings:read` scope.
+     */
+    get: operations['listTaxRegions'];
+    put?: never;
+    /**
+     * Create a tax region: a rate for a country, or for one of its subdivisions
+     * @description One tax region per country and region (409 `conflict` otherwise). `region` is an ISO 3166-2 subdivision of `country`, written "US-CA" or "CA" in any case, stored as "US-CA"; null or absent for the whole country. `rate` is a percentage with up to 3 decimals.
+     *
+     *     Requires the `settings:write` scope.
+     */
+    post: operations['createTaxRegion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tax-regions/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a tax region
+     * @description Requires the `settings:read` scope.
+     */
+    get: operations['getTaxRegion'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a tax region (orders keep their tax lines)
+     * @description Requires the `settings:write` scope.
+     */
+    delete: operations['deleteTaxRegion'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a tax region
+     * @description A new `country` keeps the region unless one is given; it must be a subdivision of that country.
+     *
+     *     Requires the `settings:write` scope.
+     */
+    patch: operations['updateTaxRegion'];
+    trace?: never;
+  };
   '/api/storefront/{slug}/auth/request-code': {
     parameters: {
       query?: never;
@@ -1469,6 +1581,41 @@ export interface components {
       secret_key_last4: string | null;
       /** @description The URL to give Stripe's dashboard as the webhook endpoint */
       webhook_url: string;
+    };
+    ShippingZone: {
+      id: string;
+      name: string;
+      countries: string[];
+      rates: {
+        id: string;
+        name: string;
+        /** @description Decimal amount in the store currency */
+        price: string;
+        min_subtotal: string | null;
+        max_subtotal: string | null;
+        min_weight_grams: number | null;
+        max_weight_grams: number | null;
+        free_above: string | null;
+        delivery_days_min: number | null;
+        delivery_days_max: number | null;
+      }[];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    TaxRegion: {
+      id: string;
+      country: string;
+      region: string | null;
+      name: string;
+      /** @description A percentage without trailing zeros ("19", "7.25") */
+      rate: string;
+      shipping_taxable: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
     };
     CustomerProfile: {
       id: string;
@@ -9293,6 +9440,1729 @@ export interface operations {
       };
       /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
       403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listShippingZones: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ShippingZone'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createShippingZone: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The zone's name ("Europe") */
+          name: string;
+          /** @description The countries of the zone, each in at most one zone of the store (409 otherwise); or ["*"], the rest of the world (one such zone per store) */
+          countries: string[];
+          rates?: {
+            /** @description What the buyer picks ("Standard", "Express") */
+            name: string;
+            /** @description The rate in the store currency ("4.90") */
+            price: string | number;
+            min_subtotal?: (string | number) | null;
+            max_subtotal?: (string | number) | null;
+            min_weight_grams?: number | null;
+            max_weight_grams?: number | null;
+            free_above?: (string | number) | null;
+            delivery_days_min?: number | null;
+            delivery_days_max?: number | null;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ShippingZone'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getShippingZone: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ShippingZone'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteShippingZone: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateShippingZone: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The zone's name ("Europe") */
+          name?: string;
+          /** @description The countries of the zone, each in at most one zone of the store (409 otherwise); or ["*"], the rest of the world (one such zone per store) */
+          countries?: string[];
+          /** @description Replaces the list: a rate given with its `id` keeps it, the rates left out are deleted */
+          rates?: {
+            /** @description A rate of this zone: it keeps its id; without one, a new rate */
+            id?: string;
+            /** @description What the buyer picks ("Standard", "Express") */
+            name: string;
+            /** @description The rate in the store currency ("4.90") */
+            price: string | number;
+            min_subtotal?: (string | number) | null;
+            max_subtotal?: (string | number) | null;
+            min_weight_grams?: number | null;
+            max_weight_grams?: number | null;
+            free_above?: (string | number) | null;
+            delivery_days_min?: number | null;
+            delivery_days_max?: number | null;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ShippingZone'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  listTaxRegions: {
+    parameters: {
+      query?: {
+        /** @description Page number, 1 to 1,000,000 */
+        page?: number;
+        /** @description Items per page, 1 to 100 (default 20) */
+        limit?: number;
+        /** @description Only the regions of this country */
+        country?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TaxRegion'][];
+            meta: {
+              pagination: {
+                page: number;
+                limit: number;
+                total: number;
+                total_pages: number;
+                has_next: boolean;
+                has_prev: boolean;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  createTaxRegion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description ISO 3166-1 alpha-2 (any case; stored upper case) */
+          country: string;
+          region?: string | null;
+          /** @description Shown on tax lines ("VAT", "Sales tax"); default "Tax" */
+          name?: string;
+          /** @description A percentage from 0 to 100 with at most 3 decimals ("19", "7.25"); a number is accepted too */
+          rate: string | number;
+          /** @description Whether shipping is taxed at this rate (default false) */
+          shipping_taxable?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TaxRegion'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getTaxRegion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TaxRegion'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  deleteTaxRegion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateTaxRegion: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description ISO 3166-1 alpha-2 (any case; stored upper case) */
+          country?: string;
+          region?: string | null;
+          /** @description Shown on tax lines ("VAT", "Sales tax"); default "Tax" */
+          name?: string;
+          /** @description A percentage from 0 to 100 with at most 3 decimals ("19", "7.25"); a number is accepted too */
+          rate?: string | number;
+          /** @description Whether shipping is taxed at this rate (default false) */
+          shipping_taxable?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TaxRegion'];
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;

@@ -1,13 +1,15 @@
 import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db } from '../../platform/db/database.js';
 import { currencyDecimals } from '../../platform/money.js';
+import { createCachedRegions } from './regions.cache.js';
 import type { RegionsPort } from './regions.types.js';
 import { createTaxRegionsService } from './tax-regions.service.js';
 import { createZonesService } from './zones.service.js';
 
 /**
  * Shipping zones, their rates and tax regions (contract §12): the merchant API's operations, and
- * `regionsOf`, what the pricing path reads (the cached port, which every write here invalidates).
+ * `regionsOf`, what the pricing path reads: the cached port (createCachedRegions over `changes`
+ * unless another is given), which every write here invalidates.
  */
 export function createRegionsService({
   db,
@@ -18,10 +20,11 @@ export function createRegionsService({
   db: Db;
   /** Store settings (the currency's decimals). */
   stores: { getStore(storeId: string): Promise<{ currency: string }> };
-  /** Bumped by every write; `port` keys its cache on it (see createCachedRegions). */
+  /** Bumped by every write; the cached port keys on it (see createCachedRegions). */
   changes: ChangeCounter;
-  port: RegionsPort;
+  port?: RegionsPort;
 }) {
+  const regions = port ?? createCachedRegions({ db, changes });
   const deps = {
     db,
     changes,
@@ -30,7 +33,7 @@ export function createRegionsService({
   return {
     ...createZonesService(deps),
     ...createTaxRegionsService(deps),
-    regionsOf: (storeId: string) => port.regionsOf(storeId),
+    regionsOf: (storeId: string) => regions.regionsOf(storeId),
   };
 }
 
