@@ -66,7 +66,12 @@ import {
 } from './modules/payments/index.js';
 import { createRegionsService, type RegionsService, regionsRoutes } from './modules/regions/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
-import { createStoresService, type StoresService, storesRoutes } from './modules/stores/index.js';
+import {
+  createStoresService,
+  type StoresService,
+  storeApiRoutes,
+  storesRoutes,
+} from './modules/stores/index.js';
 import {
   createWebhooksService,
   pendingDeliveries,
@@ -312,6 +317,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });
       await v1.register(paymentsRoutes, { payments });
       await v1.register(regionsRoutes, { regions });
+      await v1.register(storeApiRoutes, { stores });
     },
     { prefix: '/api/v1' },
   );

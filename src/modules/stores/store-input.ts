@@ -23,6 +23,17 @@ export function currencyCode(input: string): string {
   return code;
 }
 
+/** A contact e-mail as stored (trimmed; null or empty clears it); else 400 naming `contact_email`. */
+export function contactEmail(input: string | null): string | null {
+  const email = input?.trim();
+  if (!email) return null;
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+    const message = 'must be an e-mail address such as orders@example.com';
+    throw invalidRequest(`contact_email ${message}`, [{ field: 'contact_email', message }]);
+  }
+  return email;
+}
+
 /**
  * A logo as stored: an absolute http(s) URL (the store's own media are served on one, under
  * PUBLIC_URL/media/ or S3_PUBLIC_URL), normalised; empty or null clears it. Anything else is 400

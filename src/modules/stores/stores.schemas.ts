@@ -15,6 +15,11 @@ export const StoreSettings = Type.Object({
     description: 'The store has orders: its currency can no longer change (PATCH answers 409)',
   }),
   timezone: Type.String(),
+  contact_email: Nullable(
+    Type.String({
+      description: "Where buyers' replies and the merchant's notices go; null: the owner's e-mail",
+    }),
+  ),
   logo: Nullable(Type.String()),
   colors: Type.Record(Type.String(), Type.String(), {
     description: 'The colours the store has set; one not set is drawn in its default (default_colors)',
@@ -33,6 +38,9 @@ export const StoreSettings = Type.Object({
   shipping_flat_rate: Type.String({ description: 'Decimal amount' }),
   free_shipping_threshold: Nullable(Type.String({ description: 'Decimal amount; null: never free' })),
   tax_rate: Type.String({ description: 'Percent, e.g. "8.25"' }),
+  prices_include_tax: Type.Boolean({
+    description: 'Catalogue prices and shipping rates contain the tax (as in the EU); default false',
+  }),
   app_config: Type.Record(Type.String(), Type.Unknown()),
   custom_domain: Nullable(
     Type.String({ description: "The web shop's own hostname (served at / on it), lower-case; null: none" }),
@@ -74,6 +82,16 @@ export const StoreSettingsBody = Type.Object(
       }),
     ),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    contact_email: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'email',
+          maxLength: 254,
+          description: "An e-mail address for buyers' replies and notices; null clears it",
+        }),
+      ),
+    ),
+    prices_include_tax: Type.Optional(Type.Boolean()),
     low_stock_threshold: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000 })),
     shipping_flat_rate: Type.Optional(MoneyInput),
     free_shipping_threshold: Type.Optional(Nullable(MoneyInput)),
@@ -95,6 +113,9 @@ export const StoreSettingsBody = Type.Object(
   },
   { additionalProperties: false, minProperties: 1 },
 );
+
+/** The settings as the merchant API reads them: the dashboard's, without the mobile app's config. */
+export const ApiStoreSettings = Type.Omit(StoreSettings, ['app_config']);
 
 export const ApiKey = Type.Object({
   id: Type.String(),

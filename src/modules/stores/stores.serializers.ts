@@ -12,6 +12,7 @@ export function storeSettingsForAdmin(store: StoreRow & { has_orders: boolean })
     currency: store.currency,
     has_orders: store.has_orders,
     timezone: store.timezone,
+    contact_email: store.contact_email,
     logo: store.logo,
     colors: store.colors,
     default_colors: DEFAULT_STORE_COLORS,
@@ -22,11 +23,18 @@ export function storeSettingsForAdmin(store: StoreRow & { has_orders: boolean })
         ? null
         : toDecimalString(store.free_shipping_threshold, decimals),
     tax_rate: toDecimalString(store.tax_rate_bps, 2).replace(/\.?0+$/, '') || '0',
+    prices_include_tax: store.prices_include_tax,
     app_config: store.app_config,
     custom_domain: store.custom_domain,
     created_at: store.created_at.toISOString(),
     updated_at: store.updated_at.toISOString(),
   };
+}
+
+/** A store's settings as the merchant API reads them (/api/v1/store): the mobile app's config aside. */
+export function storeSettingsForApi(store: StoreRow & { has_orders: boolean }) {
+  const { app_config: _appConfig, ...settings } = storeSettingsForAdmin(store);
+  return settings;
 }
 
 /** An API key in the dashboard's list: never its secret or hash. */

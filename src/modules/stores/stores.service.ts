@@ -19,7 +19,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 import * as keys from './api-keys.repository.js';
 import { CustomDomainDirectory, hostOfHeader, parseCustomDomain } from './custom-domains.js';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
-import { currencyCode, isTimezone, parseLogo, parseScopes } from './store-input.js';
+import { contactEmail, currencyCode, isTimezone, parseLogo, parseScopes } from './store-input.js';
 import * as stores from './stores.repository.js';
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -49,6 +49,9 @@ export interface StoreSettingsPatch {
   free_shipping_threshold?: number | null;
   tax_rate_bps?: number;
   low_stock_threshold?: number;
+  /** null clears it (notices then go to the owner's e-mail). */
+  contact_email?: string | null;
+  prices_include_tax?: boolean;
   /** As the merchant typed it: validated and normalised here; null or empty clears it. */
   custom_domain?: string | null;
 }
@@ -218,6 +221,7 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
       }
       if (rest.timezone !== undefined && !isTimezone(rest.timezone))
         throw invalidRequest(`unknown timezone ${rest.timezone}`);
+      if (rest.contact_email !== undefined) rest.contact_email = contactEmail(rest.contact_email);
       const logo = rest.logo === undefined ? undefined : parseLogo(rest.logo);
       await inTransaction(db, async (tx) => {
         const locked = await stores.lockStore(tx, storeId);
