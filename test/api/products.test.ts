@@ -41,6 +41,8 @@ const PRODUCT_FIELDS = [
   'inventory',
   'track_inventory',
   'low_stock_threshold',
+  'weight_grams',
+  'taxable',
   'stock_status',
   'category_ids',
   'images',
@@ -77,6 +79,8 @@ describe('POST /api/v1/products', () => {
       inventory: 12,
       track_inventory: true,
       low_stock_threshold: null,
+      weight_grams: 0,
+      taxable: true,
       category_ids: [],
       media: [],
       options: [],
@@ -176,6 +180,7 @@ describe('POST /api/v1/products', () => {
         price: '40.00',
         compare_price: null,
         inventory: 3,
+        weight_grams: null,
         options: { Size: 'S', Colour: 'Red' },
       },
       {
@@ -185,6 +190,7 @@ describe('POST /api/v1/products', () => {
         price: '45.50',
         compare_price: null,
         inventory: 4,
+        weight_grams: null,
         options: { Size: 'M', Colour: 'Blue' },
       },
     ]);

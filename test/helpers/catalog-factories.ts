@@ -41,6 +41,8 @@ export interface ProductData {
   inventory: number;
   track_inventory: boolean;
   low_stock_threshold: number | null;
+  weight_grams: number;
+  taxable: boolean;
   category_ids: string[];
   images: { id: string; url: string; alt: string | null; is_primary: boolean; position: number }[];
   media: { id: string; url: string; media_type: 'video' }[];
@@ -52,6 +54,7 @@ export interface ProductData {
     price: string;
     compare_price: string | null;
     inventory: number;
+    weight_grams: number | null;
     options: Record<string, string>;
   }[];
   created_at: string;

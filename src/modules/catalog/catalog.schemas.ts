@@ -9,6 +9,9 @@ import { SLUG_PATTERN } from './slug.js';
 export { MoneyInput };
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
+/** Grams as PostgreSQL's integer holds them (contract §12: shipping rates by weight). */
+const weightGrams = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: 2_147_483_647, description });
 const Status = StringEnum(['active', 'draft', 'archived']);
 const Slug = Type.String({
   pattern: SLUG_PATTERN,
@@ -52,6 +55,7 @@ const VariantInput = Type.Object(
     price: Type.Optional(MoneyInput),
     compare_price: Type.Optional(Nullable(MoneyInput)),
     inventory: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+    weight_grams: Type.Optional(Nullable(weightGrams("The variant's weight in grams; null: its product's"))),
     options: Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 100 }), {
       maxProperties: 3,
       description: 'Option name → value, one per product option (at most 3)',
@@ -71,6 +75,8 @@ const productFields = {
   inventory: Type.Integer({ minimum: 0, maximum: 1_000_000_000 }),
   track_inventory: Type.Boolean(),
   low_stock_threshold: Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000_000 })),
+  weight_grams: weightGrams('Weight in grams, for shipping rates by weight (default 0)'),
+  taxable: Type.Boolean({ description: 'Whether tax is charged on this product (default true)' }),
   category_ids: Type.Array(Id, { maxItems: 100, uniqueItems: true }),
   images: Type.Array(ImageInput, { maxItems: 50 }),
   download_images: Type.Boolean({
@@ -96,6 +102,8 @@ export const ProductCreateBody = Type.Object(
     inventory: O(f.inventory),
     track_inventory: O(f.track_inventory),
     low_stock_threshold: O(f.low_stock_threshold),
+    weight_grams: O(f.weight_grams),
+    taxable: O(f.taxable),
     category_ids: O(f.category_ids),
     images: O(f.images),
     download_images: O(f.download_images),
@@ -123,6 +131,8 @@ export const Product = Type.Object(
     inventory: Type.Integer(),
     track_inventory: Type.Boolean(),
     low_stock_threshold: Nullable(Type.Integer()),
+    weight_grams: Type.Integer(),
+    taxable: Type.Boolean(),
     stock_status: StockStatusSchema,
     category_ids: Type.Array(Type.String()),
     images: Type.Array(
@@ -146,6 +156,11 @@ export const Product = Type.Object(
         price: Type.String(),
         compare_price: Nullable(Type.String()),
         inventory: Type.Integer(),
+        weight_grams: Nullable(
+          Type.Integer({
+            description: "The variant's own weight in grams; null: it weighs what its product does",
+          }),
+        ),
         options: Type.Record(Type.String(), Type.String()),
       }),
     ),

@@ -56,6 +56,7 @@ function variant(v: ListedVariant, decimals: number) {
     price: toDecimalString(v.price, decimals),
     compare_price: money(v.compare_price, decimals),
     inventory: v.inventory,
+    weight_grams: v.weight_grams,
     options: v.options,
   };
 }
@@ -82,6 +83,8 @@ export function productForMerchant(row: ProductRow, details: ListedDetails, stor
     inventory: row.inventory,
     track_inventory: row.track_inventory,
     low_stock_threshold: row.low_stock_threshold,
+    weight_grams: row.weight_grams,
+    taxable: row.taxable,
     stock_status: stockStatus(
       row.inventory,
       row.track_inventory,

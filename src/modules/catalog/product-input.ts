@@ -26,6 +26,8 @@ export interface ParsedVariant {
   price: number;
   comparePrice: number | null;
   inventory: number | undefined;
+  /** null: the product's weight. */
+  weightGrams: number | null;
   options: Record<string, string>;
 }
 
@@ -79,6 +81,7 @@ export function parseVariants(
       comparePrice:
         v.compare_price == null ? null : parseMoney(v.compare_price, `${field}.compare_price`, decimals),
       inventory: v.inventory,
+      weightGrams: v.weight_grams ?? null,
       options: v.options,
     };
   });
@@ -86,7 +89,7 @@ export function parseVariants(
 
 /**
  * On update, a variant given with its id is updated: the fields it leaves out keep their values
- * (price, compare_price, sku; the title too while its options stay the same).
+ * (price, compare_price, sku, weight_grams; the title too while its options stay the same).
  */
 export function keepOmittedVariantFields(
   variants: VariantInput[],
@@ -104,6 +107,7 @@ export function keepOmittedVariantFields(
     return {
       ...(sameOptions ? { title: old.title } : {}),
       sku: old.sku,
+      weight_grams: old.weight_grams,
       price: toDecimalString(old.price, decimals),
       compare_price: old.compare_price === null ? null : toDecimalString(old.compare_price, decimals),
       ...v,

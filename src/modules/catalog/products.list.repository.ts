@@ -287,7 +287,7 @@ const detailsOf = (ids: string) => `select
     from product_media m where m.store_id = $1 and m.product_id = any(${ids})) as media,
   (select coalesce(json_agg(json_build_object('id', v.id, 'store_id', v.store_id, 'product_id', v.product_id,
       'title', v.title, 'sku', v.sku, 'price', v.price, 'compare_price', v.compare_price,
-      'inventory', v.inventory, 'options', v.options, 'position', v.position) order by v.position, v.id), '[]')
+      'inventory', v.inventory, 'weight_grams', v.weight_grams, 'options', v.options, 'position', v.position) order by v.position, v.id), '[]')
     from product_variants v where v.store_id = $1 and v.product_id = any(${ids})) as variants,
   (select coalesce(json_agg(json_build_array(c.product_id, c.category_id) order by c.category_id), '[]')
     from product_categories c where c.store_id = $1 and c.product_id = any(${ids})) as categories`;

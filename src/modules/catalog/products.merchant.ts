@@ -170,6 +170,8 @@ export function createMerchantProducts({
             inventory: 0,
             track_inventory: input.track_inventory ?? true,
             low_stock_threshold: input.low_stock_threshold ?? null,
+            weight_grams: input.weight_grams ?? 0,
+            taxable: input.taxable ?? true,
             options: JSON.stringify(options),
             created_at: now,
             updated_at: now,
@@ -247,6 +249,8 @@ export function createMerchantProducts({
             ...(input.low_stock_threshold !== undefined
               ? { low_stock_threshold: input.low_stock_threshold }
               : {}),
+            ...(input.weight_grams !== undefined ? { weight_grams: input.weight_grams } : {}),
+            ...(input.taxable !== undefined ? { taxable: input.taxable } : {}),
             ...(input.options !== undefined ? { options: JSON.stringify(options) } : {}),
             updated_at: nextVersionTime(locked.updated_at),
           });

@@ -55,6 +55,7 @@ export function createVariantSync(inventory: InventoryService) {
         sku: v.sku,
         price: v.price,
         compare_price: v.comparePrice,
+        weight_grams: v.weightGrams,
         options: JSON.stringify(v.options),
         position,
         updated_at: now,

@@ -77,6 +77,7 @@ function ColorPreview({ c, name, logo }: { c: (key: ColorName) => string; name: 
 function draftOf(store: StoreSettings) {
   return {
     name: store.name,
+    contactEmail: store.contact_email ?? '',
     logo: store.logo ?? '',
     // Only what the store has set: an empty field is drawn in the default and saved as nothing.
     colors: { ...store.colors } as Partial<Record<string, string>>,
@@ -98,6 +99,7 @@ type Draft = ReturnType<typeof draftOf>;
 function payloadOf(draft: Draft, savedColors: StoreSettings['colors'], names: readonly ColorName[]) {
   return {
     name: draft.name.trim(),
+    contact_email: draft.contactEmail.trim() || null,
     logo: draft.logo.trim() || null,
     ...colorChanges(savedColors, draft.colors, names),
     currency: draft.currency.trim().toUpperCase(),
@@ -110,7 +112,7 @@ function payloadOf(draft: Draft, savedColors: StoreSettings['colors'], names: re
   };
 }
 
-/** Name, logo, colours (with a live preview), currency, time zone, shipping, tax, low stock, domain. */
+/** Name, logo, contact e-mail, colours (with a live preview), currency, time zone, shipping, tax, low stock, domain. */
 export function StoreProfile() {
   const { store, setStore } = useSession();
   const defaults = store.default_colors;
@@ -233,6 +235,17 @@ export function StoreProfile() {
             error={fieldError('logo')}
           />
         </div>
+        <TextField
+          label="Contact e-mail"
+          type="email"
+          value={draft.contactEmail}
+          placeholder="orders@example.com"
+          autoCapitalize="none"
+          spellCheck={false}
+          onChange={(e) => set({ contactEmail: e.target.value })}
+          error={fieldError('contact_email')}
+          hint="Where buyers' replies and the store's notices go; empty for the owner's sign-in e-mail."
+        />
         <fieldset className="colors">
           <legend>Colours</legend>
           <p className="hint">An empty colour is drawn in the default, the same in the shop and the apps.</p>
