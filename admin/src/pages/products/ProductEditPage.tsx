@@ -240,6 +240,23 @@ function ProductEditor({
                 checked={form.trackInventory}
                 onChange={(e) => set({ trackInventory: e.target.checked })}
               />
+              <div className="row">
+                <TextField
+                  label="Weight (g)"
+                  type="number"
+                  min={0}
+                  step={1}
+                  value={form.weightGrams}
+                  onChange={(e) => set({ weightGrams: e.target.value })}
+                  error={fieldError('weight_grams')}
+                  hint="For shipping rates by weight; a variant without its own weighs this"
+                />
+              </div>
+              <Checkbox
+                label="Charge tax on this product"
+                checked={form.taxable}
+                onChange={(e) => set({ taxable: e.target.checked })}
+              />
             </div>
           </Card>
           <Card title="Images">
@@ -404,6 +421,7 @@ function ProductEditor({
                         <th>SKU</th>
                         <th>Price</th>
                         <th>Compare-at</th>
+                        <th>Weight (g)</th>
                         {form.variants.some((v) => !v.id) ? <th>Stock</th> : null}
                         <th>
                           <span className="visually-hidden">Remove</span>
@@ -465,6 +483,25 @@ function ProductEditor({
                               <InlineError
                                 id={`${v.key}-compare`}
                                 message={fieldError(`variants.${index}.compare_price`)}
+                              />
+                            </td>
+                            <td data-label="Weight (g)">
+                              <input
+                                aria-label={`Weight in grams of ${label}`}
+                                type="number"
+                                min={0}
+                                step={1}
+                                placeholder={form.weightGrams.trim() || '0'}
+                                value={v.weightGrams}
+                                onChange={(e) => update({ weightGrams: e.target.value })}
+                                {...errorLink(
+                                  `${v.key}-weight`,
+                                  fieldError(`variants.${index}.weight_grams`),
+                                )}
+                              />
+                              <InlineError
+                                id={`${v.key}-weight`}
+                                message={fieldError(`variants.${index}.weight_grams`)}
                               />
                             </td>
                             {form.variants.some((x) => !x.id) ? (

@@ -25,6 +25,8 @@ function productOf(overrides: Partial<Product> = {}): Product {
     inventory: 7,
     track_inventory: true,
     low_stock_threshold: null,
+    weight_grams: 250,
+    taxable: true,
     stock_status: 'in_stock',
     category_ids: ['c1'],
     images: [
@@ -80,6 +82,7 @@ describe('generateVariants', () => {
       price: '17.00',
       comparePrice: '',
       inventory: '3',
+      weightGrams: '',
       options: { Size: 'S' },
     };
     const rows = generateVariants(form([option('Size', 'S, M')], [existing]));
@@ -96,6 +99,7 @@ describe('generateVariants', () => {
       price: '19.99',
       comparePrice: '',
       inventory: '0',
+      weightGrams: '',
       options: { Size: 'S' },
     };
     const rows = generateVariants(form([option('Size', 'S'), option('Color', 'Red')], [stale]));
@@ -125,6 +129,8 @@ describe('formOf', () => {
       sku: 'TS',
       inventory: '7',
       lowStockThreshold: '',
+      weightGrams: '250',
+      taxable: true,
       downloadImages: false,
     });
   });
@@ -153,6 +159,8 @@ describe('bodyOf', () => {
       sku: null,
       track_inventory: true,
       low_stock_threshold: 3,
+      weight_grams: 0,
+      taxable: true,
       category_ids: [],
       inventory: 12,
       images: [{ url: 'https://img.example/m.webp', alt: 'Mug', is_primary: true }],
@@ -173,6 +181,8 @@ describe('bodyOf', () => {
       sku: 'TS',
       track_inventory: true,
       low_stock_threshold: null,
+      weight_grams: 250,
+      taxable: true,
       category_ids: ['c1'],
       slug: 't-shirt',
     });
@@ -203,6 +213,7 @@ describe('bodyOf', () => {
           price: '19.99',
           compare_price: null,
           inventory: 4,
+          weight_grams: null,
           options: { Size: 'S' },
         },
       ],
@@ -213,10 +224,63 @@ describe('bodyOf', () => {
     const body = bodyOf(form, product);
     expect(body.options).toEqual([{ name: 'Size', values: ['S', 'M'] }]);
     expect(body.variants).toEqual([
-      { id: 'v1', title: 'S', sku: null, price: '19.99', compare_price: null, options: { Size: 'S' } },
-      { title: 'M', sku: null, price: '19.99', compare_price: null, inventory: 5, options: { Size: 'M' } },
+      {
+        id: 'v1',
+        title: 'S',
+        sku: null,
+        price: '19.99',
+        compare_price: null,
+        weight_grams: null,
+        options: { Size: 'S' },
+      },
+      {
+        title: 'M',
+        sku: null,
+        price: '19.99',
+        compare_price: null,
+        inventory: 5,
+        weight_grams: null,
+        options: { Size: 'M' },
+      },
     ]);
     expect(body).not.toHaveProperty('inventory');
+  });
+
+  it("weight and tax: grams as numbers, an empty variant weight as null (the product's), text as typed", () => {
+    const product = productOf({
+      options: [{ name: 'Size', values: ['S', 'M'] }],
+      variants: [
+        {
+          id: 'v1',
+          title: 'S',
+          sku: null,
+          price: '19.99',
+          compare_price: null,
+          inventory: 1,
+          weight_grams: 300,
+          options: { Size: 'S' },
+        },
+        {
+          id: 'v2',
+          title: 'M',
+          sku: null,
+          price: '19.99',
+          compare_price: null,
+          inventory: 1,
+          weight_grams: null,
+          options: { Size: 'M' },
+        },
+      ],
+    });
+    const form = formOf(product);
+    expect(form.variants.map((v) => v.weightGrams)).toEqual(['300', '']);
+    form.weightGrams = ' 1200 ';
+    form.taxable = false;
+    form.variants = form.variants.map((v, i) => ({ ...v, weightGrams: i === 0 ? '' : '2.5' }));
+    const body = bodyOf(form, product);
+    expect(body).toMatchObject({ weight_grams: 1200, taxable: false });
+    expect((body.variants as { weight_grams: unknown }[]).map((v) => v.weight_grams)).toEqual([null, '2.5']);
+    expect(bodyOf({ ...form, weightGrams: '' }, product).weight_grams).toBe(0);
   });
 
   it('removing the last option of a product that had some sends the empty lists', () => {
@@ -230,6 +294,7 @@ describe('bodyOf', () => {
           price: '19.99',
           compare_price: null,
           inventory: 4,
+          weight_grams: null,
           options: { Size: 'S' },
         },
       ],

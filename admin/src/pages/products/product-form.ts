@@ -24,6 +24,8 @@ export interface VariantRow {
   price: string;
   comparePrice: string;
   inventory: string;
+  /** Grams as typed; empty: the product's weight. */
+  weightGrams: string;
   options: Record<string, string>;
 }
 
@@ -38,6 +40,8 @@ export interface ProductForm {
   inventory: string;
   trackInventory: boolean;
   lowStockThreshold: string;
+  weightGrams: string;
+  taxable: boolean;
   categoryIds: string[];
   media: MediaRow[];
   downloadImages: boolean;
@@ -60,6 +64,8 @@ export function emptyForm(): ProductForm {
     inventory: '0',
     trackInventory: true,
     lowStockThreshold: '',
+    weightGrams: '0',
+    taxable: true,
     categoryIds: [],
     media: [],
     downloadImages: false,
@@ -80,6 +86,8 @@ export function formOf(p: Product): ProductForm {
     inventory: String(p.inventory),
     trackInventory: p.track_inventory,
     lowStockThreshold: p.low_stock_threshold === null ? '' : String(p.low_stock_threshold),
+    weightGrams: String(p.weight_grams),
+    taxable: p.taxable,
     categoryIds: p.category_ids,
     media: [
       ...[...p.images]
@@ -97,6 +105,7 @@ export function formOf(p: Product): ProductForm {
       price: v.price,
       comparePrice: v.compare_price ?? '',
       inventory: String(v.inventory),
+      weightGrams: v.weight_grams === null ? '' : String(v.weight_grams),
       options: v.options,
     })),
   };
@@ -138,6 +147,7 @@ export function generateVariants(form: ProductForm): VariantRow[] {
         price: form.price,
         comparePrice: '',
         inventory: '0',
+        weightGrams: '',
         options: combo,
       }
     );
@@ -145,6 +155,8 @@ export function generateVariants(form: ProductForm): VariantRow[] {
 }
 
 const text = (v: string) => (v.trim() ? v.trim() : null);
+/** A whole number as typed; anything else is sent as typed, for the API to name the field. */
+const grams = (v: string) => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : v.trim());
 
 /** The create or update body (an update sends the images only when they changed). */
 export function bodyOf(form: ProductForm, original?: Product): Record<string, unknown> {
@@ -157,6 +169,8 @@ export function bodyOf(form: ProductForm, original?: Product): Record<string, un
     sku: text(form.sku),
     track_inventory: form.trackInventory,
     low_stock_threshold: form.lowStockThreshold.trim() === '' ? null : Number(form.lowStockThreshold),
+    weight_grams: form.weightGrams.trim() === '' ? 0 : grams(form.weightGrams),
+    taxable: form.taxable,
     category_ids: form.categoryIds,
   };
   if (form.slug.trim()) body.slug = form.slug.trim();
@@ -197,6 +211,7 @@ export function bodyOf(form: ProductForm, original?: Product): Record<string, un
       price: v.price.trim() || form.price.trim(),
       compare_price: text(v.comparePrice),
       ...(v.id ? {} : { inventory: Number(v.inventory || '0') }),
+      weight_grams: v.weightGrams.trim() === '' ? null : grams(v.weightGrams),
       options: v.options,
     }));
   }
