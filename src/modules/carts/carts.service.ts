@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../platform/db/database.js';
 import { deleteInBatches } from '../../platform/db/delete-in-batches.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import { withStoredCountry } from '../../platform/http/country-input.js';
 import {
   AppError,
   conflict,
@@ -280,9 +281,7 @@ export function createCartsService(deps: CartsDeps) {
         const changes: CartChanges = {};
         if (input.email !== undefined) changes.email = input.email;
         if (input.shippingAddress !== undefined)
-          changes.shipping_address = input.shippingAddress
-            ? { ...input.shippingAddress, country: input.shippingAddress.country.toUpperCase() }
-            : null;
+          changes.shipping_address = input.shippingAddress ? withStoredCountry(input.shippingAddress) : null;
         const code = input.couponCode === undefined ? undefined : input.couponCode?.trim() || null;
         if (code) {
           const view = await viewCart(deps, tx, { ...cart, ...changes, coupon_code: null }, contents);

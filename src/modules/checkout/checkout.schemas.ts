@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { CountryCodeInput } from '../../platform/http/country-input.js';
 import { Nullable } from '../../platform/http/envelopes.js';
 import { CustomerOrder } from '../orders/index.js';
 import { PaymentMethodSchema, PaymentSessionSchema } from '../payments/index.js';
@@ -15,7 +16,7 @@ export const ShippingAddressInput = Type.Object(
     city: Type.String({ minLength: 1, maxLength: 100 }),
     region: Type.Optional(Nullable(Text(100))),
     postalCode: Type.String({ minLength: 1, maxLength: 20 }),
-    country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code' }),
+    country: CountryCodeInput,
     phone: Type.Optional(Nullable(Text(40))),
   },
   { additionalProperties: false },

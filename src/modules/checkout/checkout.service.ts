@@ -2,6 +2,7 @@ import type { Static } from 'typebox';
 import type { Db, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import { withStoredCountry } from '../../platform/http/country-input.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import type { CustomersService } from '../customers/index.js';
 import {
@@ -37,7 +38,7 @@ export interface CheckoutDeps extends PricingDeps {
 
 function addressOf(input: CheckoutInput['shippingAddress']) {
   if (!input) return null;
-  return {
+  return withStoredCountry({
     first_name: input.firstName ?? null,
     last_name: input.lastName ?? null,
     line1: input.line1,
@@ -45,9 +46,9 @@ function addressOf(input: CheckoutInput['shippingAddress']) {
     city: input.city,
     region: input.region ?? null,
     postal_code: input.postalCode,
-    country: input.country.toUpperCase(),
+    country: input.country,
     phone: input.phone ?? null,
-  };
+  });
 }
 
 /** The provider an order was placed with (orders of other origins: none that confirms later). */

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { CountryCodeInput } from '../../platform/http/country-input.js';
 import { cursorQuery } from '../../platform/http/cursor.js';
 import { Nullable, PageQuery } from '../../platform/http/envelopes.js';
 
@@ -77,7 +78,7 @@ export const AddressCreateBody = Type.Object(
     city: Type.String({ minLength: 1, maxLength: 100 }),
     region: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
     postalCode: Type.String({ minLength: 1, maxLength: 20 }),
-    country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code' }),
+    country: CountryCodeInput,
     phone: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
     isDefault: Type.Optional(Type.Boolean()),
   },

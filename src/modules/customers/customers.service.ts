@@ -2,6 +2,7 @@ import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import type { CreatedKey } from '../../platform/db/keyset.js';
 import type { Writer } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import { withStoredCountry } from '../../platform/http/country-input.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { notFound } from '../../platform/http/errors.js';
 import { isUuid, newId } from '../../platform/ids.js';
@@ -122,20 +123,23 @@ export function createCustomersService(db: Db, stores: StoresService) {
         const existing = await repo.listAddresses(tx, storeId, customerId);
         const isDefault = address.is_default === true || existing.length === 0;
         if (isDefault) await repo.clearDefaultAddress(tx, storeId, customerId);
-        return repo.insertAddress(tx, {
-          id: newId(),
-          store_id: storeId,
-          customer_id: customerId,
-          line1: address.line1,
-          line2: address.line2 ?? null,
-          city: address.city,
-          region: address.region ?? null,
-          postal_code: address.postal_code,
-          country: address.country.toUpperCase(),
-          phone: address.phone ?? null,
-          is_default: isDefault,
-          created_at: new Date(),
-        });
+        return repo.insertAddress(
+          tx,
+          withStoredCountry({
+            id: newId(),
+            store_id: storeId,
+            customer_id: customerId,
+            line1: address.line1,
+            line2: address.line2 ?? null,
+            city: address.city,
+            region: address.region ?? null,
+            postal_code: address.postal_code,
+            country: address.country,
+            phone: address.phone ?? null,
+            is_default: isDefault,
+            created_at: new Date(),
+          }),
+        );
       });
     },
 

@@ -3,6 +3,7 @@ import { readTogether } from '../../platform/db/read-together.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { LATE_NUMBER, WriteBatch } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import { withStoredCountry } from '../../platform/http/country-input.js';
 import { notFound } from '../../platform/http/errors.js';
 import { type IdempotencyClaim, recordIdempotentResource } from '../../platform/idempotency.js';
 import { newId } from '../../platform/ids.js';
@@ -112,7 +113,7 @@ export function createOrderPlacing(deps: OrdersDeps) {
       customer_email: buyer.email,
       customer_first_name: input.customer.first_name ?? buyer.first_name,
       customer_last_name: input.customer.last_name ?? buyer.last_name,
-      shipping_address: input.shippingAddress ?? null,
+      shipping_address: input.shippingAddress ? withStoredCountry(input.shippingAddress) : null,
       notes: input.notes ?? null,
       shipping_rate_id: null,
       shipping_method_name: null,

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { CountryCodeInput } from '../../platform/http/country-input.js';
 import { cursorQuery } from '../../platform/http/cursor.js';
 import { IdFilter, Nullable, PageQuery, StringEnum } from '../../platform/http/envelopes.js';
 import { MoneyInput, moneyInput } from '../../platform/http/money-input.js';
@@ -16,7 +17,7 @@ export const AddressInput = Type.Object(
     city: Type.String({ minLength: 1, maxLength: 100 }),
     region: Type.Optional(Nullable(Text(100))),
     postal_code: Type.String({ minLength: 1, maxLength: 20 }),
-    country: Type.String({ minLength: 2, maxLength: 2, description: 'ISO 3166-1 alpha-2 code' }),
+    country: CountryCodeInput,
     phone: Type.Optional(Nullable(Text(40))),
   },
   { additionalProperties: false },

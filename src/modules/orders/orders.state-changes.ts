@@ -1,6 +1,7 @@
 import type { Executor, Tx } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import { withStoredCountry } from '../../platform/http/country-input.js';
 import { conflict, invalidRequest } from '../../platform/http/errors.js';
 import { type IfMatch, requireMatch } from '../../platform/http/etag.js';
 import { newId } from '../../platform/ids.js';
@@ -253,7 +254,8 @@ export function createOrderStateChanges(deps: OrdersDeps) {
         }
         const fields: Partial<repo.OrderRow> = {};
         if (patch.notes !== undefined) fields.notes = patch.notes;
-        if (patch.shipping_address !== undefined) fields.shipping_address = patch.shipping_address;
+        if (patch.shipping_address !== undefined)
+          fields.shipping_address = patch.shipping_address && withStoredCountry(patch.shipping_address);
         if (Object.keys(fields).length) {
           const updated = await repo.updateOrder(tx, ctx.storeId, order.id, {
             ...(fields.notes !== undefined ? { notes: fields.notes } : {}),

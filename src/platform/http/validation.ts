@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { COUNTRY_CODE_FORMAT, isCountryInput } from './country-input.js';
 import { installInputGuard } from './input-guard.js';
 
 /**
@@ -28,6 +29,7 @@ export function installValidation(app: FastifyInstance): void {
   const query = new Ajv({ ...common, coerceTypes: 'array' });
   for (const ajv of [body, query]) {
     (addFormats as unknown as (a: Ajv) => void)(ajv);
+    ajv.addFormat(COUNTRY_CODE_FORMAT, { type: 'string', validate: isCountryInput });
   }
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const validate = compiledOnFirstUse(() =>
