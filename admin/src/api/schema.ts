@@ -4984,7 +4984,10 @@ export interface operations {
             city: string;
             region?: string | null;
             postal_code: string;
-            /** @description ISO 3166-1 alpha-2 code */
+            /**
+             * Format: iso3166-alpha2
+             * @description ISO 3166-1 alpha-2 country code such as US or DE (any case; stored upper-case)
+             */
             country: string;
             phone?: string | null;
           } | null;
@@ -5499,7 +5502,10 @@ export interface operations {
             city: string;
             region?: string | null;
             postal_code: string;
-            /** @description ISO 3166-1 alpha-2 code */
+            /**
+             * Format: iso3166-alpha2
+             * @description ISO 3166-1 alpha-2 country code such as US or DE (any case; stored upper-case)
+             */
             country: string;
             phone?: string | null;
           } | null;

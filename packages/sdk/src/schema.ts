@@ -5354,7 +5354,10 @@ export interface operations {
             city: string;
             region?: string | null;
             postal_code: string;
-            /** @description ISO 3166-1 alpha-2 code */
+            /**
+             * Format: iso3166-alpha2
+             * @description ISO 3166-1 alpha-2 country code such as US or DE (any case; stored upper-case)
+             */
             country: string;
             phone?: string | null;
           } | null;
@@ -5869,7 +5872,10 @@ export interface operations {
             city: string;
             region?: string | null;
             postal_code: string;
-            /** @description ISO 3166-1 alpha-2 code */
+            /**
+             * Format: iso3166-alpha2
+             * @description ISO 3166-1 alpha-2 country code such as US or DE (any case; stored upper-case)
+             */
             country: string;
             phone?: string | null;
           } | null;
@@ -11762,7 +11768,10 @@ export interface operations {
           city: string;
           region?: string | null;
           postalCode: string;
-          /** @description ISO 3166-1 alpha-2 code */
+          /**
+           * Format: iso3166-alpha2
+           * @description ISO 3166-1 alpha-2 country code such as US or DE (any case; stored upper-case)
+           */
           country: string;
           phone?: string | null;
           isDefault?: boolean;
@@ -13411,7 +13420,10 @@ export interface operations {
             city: string;
             region?: string | null;
             postalCode: string;
-            /** @description ISO 3166-1 alpha-2 code */
+            /**
+             * Format: iso3166-alpha2
+             * @description ISO 3166-1 alpha-2 country code such as US or DE (any case; stored upper-case)
+             */
             country: string;
             phone?: string | null;
           } | null;
@@ -13582,7 +13594,10 @@ export interface operations {
             city: string;
             region?: string | null;
             postalCode: string;
-            /** @description ISO 3166-1 alpha-2 code */
+            /**
+             * Format: iso3166-alpha2
+             * @description ISO 3166-1 alpha-2 country code such as US or DE (any case; stored upper-case)
+             */
             country: string;
             phone?: string | null;
           } | null;
@@ -14137,7 +14152,10 @@ export interface operations {
             city: string;
             region?: string | null;
             postalCode: string;
-            /** @description ISO 3166-1 alpha-2 code */
+            /**
+             * Format: iso3166-alpha2
+             * @description ISO 3166-1 alpha-2 country code such as US or DE (any case; stored upper-case)
+             */
             country: string;
             phone?: string | null;
           } | null;
