@@ -209,6 +209,10 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     await page.getByLabel('Stock of S', { exact: true }).fill('4');
     await page.getByLabel('Stock of M', { exact: true }).fill('6');
     await page.getByLabel('SKU of M', { exact: true }).fill('SHIRT-M');
+    // Issue 31: the product's weight, a variant's own, and whether tax is charged on it.
+    await page.getByLabel('Weight (g)', { exact: true }).fill('500');
+    await page.getByLabel('Weight in grams of M', { exact: true }).fill('750');
+    await page.getByLabel('Charge tax on this product').uncheck();
     await page.getByRole('button', { name: 'Create product' }).click();
     await heading('Linen Shirt').waitFor();
     const created = (await api.get('/api/v1/products?q=Linen')).json().data[0];
@@ -216,24 +220,32 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
       price: '30.00',
       inventory: 10,
       options: [{ name: 'Size', values: ['S', 'M'] }],
+      weight_grams: 500,
+      taxable: false,
     });
     expect(
-      created.variants.map((v: { title: string; inventory: number; sku: string | null }) => [
-        v.title,
-        v.inventory,
-        v.sku,
-      ]),
+      created.variants.map(
+        (v: { title: string; inventory: number; sku: string | null; weight_grams: number | null }) => [
+          v.title,
+          v.inventory,
+          v.sku,
+          v.weight_grams,
+        ],
+      ),
     ).toEqual([
-      ['S', 4, null],
-      ['M', 6, 'SHIRT-M'],
+      ['S', 4, null, null],
+      ['M', 6, 'SHIRT-M', 750],
     ]);
 
     await page.getByLabel('Price (USD)', { exact: true }).fill('32.00');
     await page.getByLabel('Price of M', { exact: true }).fill('34.00');
+    await page.getByLabel('Weight in grams of M', { exact: true }).fill('');
+    await page.getByLabel('Charge tax on this product').check();
     await page.getByRole('button', { name: 'Save product' }).click();
     await notice('The product was saved.');
     const saved = (await api.get(`/api/v1/products/${created.id}`)).json().data;
-    expect(saved.price).toBe('32.00');
+    expect(saved).toMatchObject({ price: '32.00', weight_grams: 500, taxable: true });
+    expect(saved.variants.map((v: { weight_grams: number | null }) => v.weight_grams)).toEqual([null, null]);
     expect(
       saved.variants.map((v: { id: string; price: string; inventory: number }) => [
         v.id,
@@ -547,6 +559,7 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     await page.getByLabel('Primary', { exact: true }).fill('#112233');
     await page.getByLabel('Tax rate (%)').fill('8.25');
     await page.getByLabel('Low-stock threshold').fill('3');
+    await page.getByLabel('Contact e-mail').fill('orders@dashboard-test.example');
     // A custom domain with a scheme names the field; the hostname alone is saved, lower-cased.
     const domain = page.getByLabel('Custom domain');
     await page.getByText("Point the domain's DNS at this server").waitFor();
@@ -564,7 +577,11 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     expect(config.name).toBe('Dashboard Test Store');
     expect(config.colors.primary).toBe('#112233');
     const store = await app.services.stores.getStore(storeId);
-    expect(store).toMatchObject({ tax_rate_bps: 825, low_stock_threshold: 3 });
+    expect(store).toMatchObject({
+      tax_rate_bps: 825,
+      low_stock_threshold: 3,
+      contact_email: 'orders@dashboard-test.example',
+    });
     // The top bar follows the new name, and its shop link the custom domain, which serves the shop.
     await page.getByRole('banner').getByText('Dashboard Test Store').waitFor();
     const shopLink = page.getByRole('banner').getByRole('link', { name: /View shop/ });
