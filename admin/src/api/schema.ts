@@ -729,6 +729,32 @@ export interface paths {
     patch: operations['updateTaxRegion'];
     trace?: never;
   };
+  '/api/v1/store': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Store settings
+     * @description Requires the `settings:read` scope.
+     */
+    get: operations['getStore'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change store settings (profile, colours, currency, timezone, shipping, tax, low stock, custom domain)
+     * @description Only the fields sent change. The currency changes only to one with the same minor units and only while the store has no order (409). `If-Match` with the ETag of a read refuses a stale write (412).
+     *
+     *     Requires the `settings:write` scope.
+     */
+    patch: operations['updateStore'];
+    trace?: never;
+  };
   '/api/admin/auth/login': {
     parameters: {
       query?: never;
@@ -797,7 +823,10 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    /** Change store settings (profile, colours, currency, timezone, shipping, tax, low stock, custom domain) */
+    /**
+     * Change store settings (profile, colours, currency, timezone, shipping, tax, low stock, custom domain)
+     * @description Only the fields sent change. The currency changes only to one with the same minor units and only while the store has no order (409). `If-Match` with the ETag of a read refuses a stale write (412).
+     */
     patch: operations['updateStoreSettings'];
     trace?: never;
   };
@@ -912,6 +941,8 @@ export interface components {
       inventory: number;
       track_inventory: boolean;
       low_stock_threshold: number | null;
+      weight_grams: number;
+      taxable: boolean;
       /** @enum {string} */
       stock_status: 'in_stock' | 'low_stock' | 'out_of_stock';
       category_ids: string[];
@@ -939,6 +970,7 @@ export interface components {
         price: string;
         compare_price: string | null;
         inventory: number;
+        weight_grams: number | null;
         options: {
           [key: string]: string;
         };
@@ -1772,6 +1804,10 @@ export interface operations {
           inventory?: number;
           track_inventory?: boolean;
           low_stock_threshold?: number | null;
+          /** @description Weight in grams, for shipping rates by weight (default 0) */
+          weight_grams?: number;
+          /** @description Whether tax is charged on this product (default true) */
+          taxable?: boolean;
           category_ids?: string[];
           images?: {
             url: string;
@@ -1797,6 +1833,7 @@ export interface operations {
             price?: string | number;
             compare_price?: (string | number) | null;
             inventory?: number;
+            weight_grams?: number | null;
             /** @description Option name → value, one per product option (at most 3) */
             options: {
               [key: string]: string;
@@ -2321,6 +2358,10 @@ export interface operations {
           inventory?: number;
           track_inventory?: boolean;
           low_stock_threshold?: number | null;
+          /** @description Weight in grams, for shipping rates by weight (default 0) */
+          weight_grams?: number;
+          /** @description Whether tax is charged on this product (default true) */
+          taxable?: boolean;
           category_ids?: string[];
           images?: {
             url: string;
@@ -2346,6 +2387,7 @@ export interface operations {
             price?: string | number;
             compare_price?: (string | number) | null;
             inventory?: number;
+            weight_grams?: number | null;
             /** @description Option name → value, one per product option (at most 3) */
             options: {
               [key: string]: string;
@@ -10888,6 +10930,414 @@ export interface operations {
       };
     };
   };
+  getStore: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              slug: string;
+              name: string;
+              currency: string;
+              /** @description The store has orders: its currency can no longer change (PATCH answers 409) */
+              has_orders: boolean;
+              timezone: string;
+              contact_email: string | null;
+              logo: string | null;
+              /** @description The colours the store has set; one not set is drawn in its default (default_colors) */
+              colors: {
+                [key: string]: string;
+              };
+              /** @description The colours the shop and the storefront config draw for those not set in colors */
+              default_colors: {
+                primary: string;
+                secondary: string;
+                accent: string;
+                background: string;
+                text: string;
+              };
+              low_stock_threshold: number;
+              /** @description Decimal amount */
+              shipping_flat_rate: string;
+              free_shipping_threshold: string | null;
+              /** @description Percent, e.g. "8.25" */
+              tax_rate: string;
+              /** @description Catalogue prices and shipping rates contain the tax (as in the EU); default false */
+              prices_include_tax: boolean;
+              custom_domain: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  updateStore: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          logo?: string | null;
+          colors?: {
+            primary?: string | null;
+            secondary?: string | null;
+            accent?: string | null;
+            background?: string | null;
+            text?: string | null;
+          };
+          /** @description An ISO 4217 code (USD, EUR, …) with the same minor units as the current one; 409 once the store has orders */
+          currency?: string;
+          timezone?: string;
+          contact_email?: string | null;
+          prices_include_tax?: boolean;
+          low_stock_threshold?: number;
+          /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
+          shipping_flat_rate?: string | number;
+          free_shipping_threshold?: (string | number) | null;
+          tax_rate?: string | number;
+          custom_domain?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              slug: string;
+              name: string;
+              currency: string;
+              /** @description The store has orders: its currency can no longer change (PATCH answers 409) */
+              has_orders: boolean;
+              timezone: string;
+              contact_email: string | null;
+              logo: string | null;
+              /** @description The colours the store has set; one not set is drawn in its default (default_colors) */
+              colors: {
+                [key: string]: string;
+              };
+              /** @description The colours the shop and the storefront config draw for those not set in colors */
+              default_colors: {
+                primary: string;
+                secondary: string;
+                accent: string;
+                background: string;
+                text: string;
+              };
+              low_stock_threshold: number;
+              /** @description Decimal amount */
+              shipping_flat_rate: string;
+              free_shipping_threshold: string | null;
+              /** @description Percent, e.g. "8.25" */
+              tax_rate: string;
+              /** @description Catalogue prices and shipping rates contain the tax (as in the EU); default false */
+              prices_include_tax: boolean;
+              custom_domain: string | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   adminLogin: {
     parameters: {
       query?: never;
@@ -11233,6 +11683,7 @@ export interface operations {
               /** @description The store has orders: its currency can no longer change (PATCH answers 409) */
               has_orders: boolean;
               timezone: string;
+              contact_email: string | null;
               logo: string | null;
               /** @description The colours the store has set; one not set is drawn in its default (default_colors) */
               colors: {
@@ -11252,6 +11703,8 @@ export interface operations {
               free_shipping_threshold: string | null;
               /** @description Percent, e.g. "8.25" */
               tax_rate: string;
+              /** @description Catalogue prices and shipping rates contain the tax (as in the EU); default false */
+              prices_include_tax: boolean;
               app_config: {
                 [key: string]: unknown;
               };
@@ -11339,6 +11792,8 @@ export interface operations {
           /** @description An ISO 4217 code (USD, EUR, …) with the same minor units as the current one; 409 once the store has orders */
           currency?: string;
           timezone?: string;
+          contact_email?: string | null;
+          prices_include_tax?: boolean;
           low_stock_threshold?: number;
           /** @description Decimal amount, e.g. "19.99"; at most 10,000,000,000,000 minor units of the store currency (100,000,000,000.00 with two decimals) */
           shipping_flat_rate?: string | number;
@@ -11368,6 +11823,7 @@ export interface operations {
               /** @description The store has orders: its currency can no longer change (PATCH answers 409) */
               has_orders: boolean;
               timezone: string;
+              contact_email: string | null;
               logo: string | null;
               /** @description The colours the store has set; one not set is drawn in its default (default_colors) */
               colors: {
@@ -11387,6 +11843,8 @@ export interface operations {
               free_shipping_threshold: string | null;
               /** @description Percent, e.g. "8.25" */
               tax_rate: string;
+              /** @description Catalogue prices and shipping rates contain the tax (as in the EU); default false */
+              prices_include_tax: boolean;
               app_config: {
                 [key: string]: unknown;
               };
