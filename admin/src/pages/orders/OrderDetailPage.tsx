@@ -1,83 +1,22 @@
 import { useState } from 'react';
-import { ApiError, api } from '../../api/client';
+import { ApiError, api, versionedRequest } from '../../api/client';
 import type { Order, Refund } from '../../api/types';
-import {
-  Badge,
-  Button,
-  Card,
-  ErrorBanner,
-  Loading,
-  Notice,
-  PageHeader,
-  TextAreaField,
-} from '../../components/ui';
+import { Badge, Button, Card, ErrorBanner, Loading, Notice, PageHeader } from '../../components/ui';
 import { useResource } from '../../components/useResource';
 import { customerName, formatDateTime } from '../../lib/format';
 import { currencyDecimals, formatMoney, formatSignedMinor, numberToMinor } from '../../lib/money';
 import { Link } from '../../lib/router';
 import { EditItemsModal } from './EditItemsModal';
+import { NotesCard } from './NotesCard';
 import { CancelModal, FulfilModal, MarkPaidModal } from './OrderActions';
 import { RefundModal, RefundsCard, refundableMinor } from './Refunds';
 import { Timeline } from './Timeline';
 
 type Action = 'pay' | 'fulfil' | 'cancel' | 'edit' | 'refund' | undefined;
-
-function NotesCard({ order, onSaved }: { order: Order; onSaved: (order: Order) => void }) {
-  const [notes, setNotes] = useState(order.notes ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const [saved, setSaved] = useState(false);
-  const dirty = notes !== (order.notes ?? '');
-  return (
-    <Card title="Notes">
-      <form
-        className="stack"
-        onSubmit={async (event) => {
-          event.preventDefault();
-          setBusy(true);
-          setError(undefined);
-          setSaved(false);
-          try {
-            const res = await api.patch<{ data: Order }>(`/api/v1/orders/${order.id}`, {
-              notes: notes.trim() || null,
-            });
-            onSaved(res.data);
-            setSaved(true);
-          } catch (reason) {
-            setError(reason);
-          } finally {
-            setBusy(false);
-          }
-        }}
-      >
-        <ErrorBanner error={error} title="Could not save the notes" />
-        <TextAreaField
-          label="Internal notes"
-          rows={3}
-          value={notes}
-          onChange={(e) => {
-            setNotes(e.target.value);
-            setSaved(false);
-          }}
-        />
-        <div className="form-actions">
-          {saved ? (
-            <span role="status" className="text-good">
-              Saved
-            </span>
-          ) : null}
-          <Button type="submit" busy={busy} disabled={!dirty}>
-            Save notes
-          </Button>
-        </div>
-      </form>
-    </Card>
-  );
-}
-
 export function OrderDetailPage({ id }: { id: string }) {
+  // Read with its version (ETag), which the notes are saved against (If-Match).
   const order = useResource(
-    (signal) => api.get<{ data: Order }>(`/api/v1/orders/${id}`, undefined, signal),
+    (signal) => versionedRequest<{ data: Order }>('GET', `/api/v1/orders/${id}`, undefined, { signal }),
     [id],
   );
   const refunds = useResource(
@@ -101,8 +40,9 @@ export function OrderDetailPage({ id }: { id: string }) {
       </div>
     );
   }
-  const o = order.data?.data;
-  if (!o) return null;
+  const loaded = order.data;
+  const o = loaded?.body.data;
+  if (!loaded || !o) return null;
   const money = (v: number) => formatMoney(v, o.currency);
   const open = o.status !== 'cancelled' && o.status !== 'completed';
   const canPay = o.status !== 'cancelled' && o.balance_due > 0;
@@ -111,7 +51,10 @@ export function OrderDetailPage({ id }: { id: string }) {
   const refundList = refunds.data?.data ?? [];
   const canRefund = refunds.data !== undefined && refundableMinor(o, refundList) > 0;
   const done = (next: Order, message: string) => {
-    order.set({ data: next });
+    // An action's answer carries no ETag: the order is read again for its version. Meanwhile the
+    // older tag stays, so a notes save is refused (412) and merged on the latest, never sent blind.
+    order.set({ body: { data: next }, etag: loaded.etag });
+    order.reload();
     setAction(undefined);
     setNotice(message);
   };
@@ -224,7 +167,18 @@ export function OrderDetailPage({ id }: { id: string }) {
               </dd>
             </dl>
           </Card>
-          <NotesCard key={o.updated_at} order={o} onSaved={(next) => done(next, 'The notes were saved.')} />
+          <NotesCard
+            key={o.updated_at}
+            loaded={loaded}
+            onSaved={(next) => {
+              order.set(next);
+              setNotice('The notes were saved.');
+            }}
+            onReload={(latest) => {
+              order.set(latest);
+              setNotice(undefined);
+            }}
+          />
           <Card title="History">
             <Timeline order={o} />
           </Card>

@@ -1,7 +1,8 @@
 import { type FormEvent, useState } from 'react';
-import { ApiError, api } from '../../api/client';
+import { ApiError, api, type Versioned, versionedRequest } from '../../api/client';
 import { type DeliveryAttempt, WEBHOOK_EVENTS, type Webhook } from '../../api/types';
 import { useConfirm } from '../../components/dialogs';
+import { StaleNotice } from '../../components/StaleNotice';
 import {
   Badge,
   Button,
@@ -14,38 +15,68 @@ import {
   TextField,
 } from '../../components/ui';
 import { useResource } from '../../components/useResource';
+import { StaleEdit, saveChanges } from '../../lib/concurrency';
 import { formatDateTime } from '../../lib/format';
 import { Link, navigate } from '../../lib/router';
 import { DeliveryLog } from './DeliveryLog';
 import { EventPicker } from './EventPicker';
 import { SecretOnce } from './SecretOnce';
 
-function SettingsForm({ webhook, onSaved }: { webhook: Webhook; onSaved: (w: Webhook) => void }) {
+type Loaded = Versioned<{ data: Webhook }>;
+
+/** The fields of the settings form, in the request body's terms (what saveChanges compares). */
+const settingsOf = (webhook: Webhook) => ({
+  url: webhook.url,
+  description: webhook.description ?? null,
+  events: webhook.events,
+});
+
+/**
+ * The webhook's settings, saved with If-Match and only the fields changed (saveChanges): a save
+ * made meanwhile in another page stays, and the same field changed there is refused (StaleNotice).
+ */
+function SettingsForm({
+  loaded,
+  onSaved,
+  onReload,
+}: {
+  loaded: Loaded;
+  onSaved: (w: Loaded) => void;
+  onReload: (w: Loaded) => void;
+}) {
+  const webhook = loaded.body.data;
   const [url, setUrl] = useState(webhook.url);
   const [description, setDescription] = useState(webhook.description ?? '');
   const [events, setEvents] = useState(webhook.events);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  const [stale, setStale] = useState<StaleEdit<Webhook>>();
   const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setBusy(true);
     setError(undefined);
+    setStale(undefined);
     try {
-      const res = await api.patch<{ data: Webhook }>(`/api/v1/webhooks/${webhook.id}`, {
-        url: url.trim(),
-        description: description.trim() || null,
-        events,
+      const res = await saveChanges({
+        path: `/api/v1/webhooks/${webhook.id}`,
+        loaded,
+        payloadOf: settingsOf,
+        payload: { url: url.trim(), description: description.trim() || null, events },
       });
-      onSaved(res.data);
+      onSaved(res);
     } catch (reason) {
-      setError(reason);
+      if (reason instanceof StaleEdit) setStale(reason);
+      else setError(reason);
     } finally {
       setBusy(false);
     }
   };
   return (
     <form className="stack" onSubmit={submit} aria-label="Webhook settings">
+      {stale ? (
+        <StaleNotice what="webhook" fields={stale.fields} onReload={() => onReload(stale.latest)} />
+      ) : null}
       <ErrorBanner error={error} title="Could not save the webhook" />
       <TextField
         label="Endpoint URL"
@@ -124,18 +155,21 @@ function TestSend({ webhook, onSent }: { webhook: Webhook; onSent: (a: DeliveryA
 
 export function WebhookDetailPage({ id }: { id: string }) {
   const confirm = useConfirm();
+  // Read with its version (ETag): every edit of the page is sent with If-Match.
   const webhook = useResource(
-    (signal) => api.get<{ data: Webhook }>(`/api/v1/webhooks/${id}`, undefined, signal),
+    (signal) => versionedRequest<{ data: Webhook }>('GET', `/api/v1/webhooks/${id}`, undefined, { signal }),
     [id],
   );
   const [notice, setNotice] = useState<string>();
   const [error, setError] = useState<unknown>();
+  const [stale, setStale] = useState<StaleEdit<Webhook>>();
   const [secret, setSecret] = useState<string>();
   const [logVersion, setLogVersion] = useState(0);
 
   if (webhook.loading && !webhook.data) return <Loading label="Loading the webhook…" />;
-  const w = webhook.data?.data;
-  if (!w)
+  const loaded = webhook.data;
+  const w = loaded?.body.data;
+  if (!loaded || !w)
     return (
       <div className="stack">
         <PageHeader title="Webhook" />
@@ -155,12 +189,22 @@ export function WebhookDetailPage({ id }: { id: string }) {
       if (!ok) return;
     }
     setError(undefined);
+    setStale(undefined);
+    setNotice(undefined);
     try {
-      const res = await api.patch<{ data: Webhook }>(`/api/v1/webhooks/${w.id}`, { active });
-      webhook.set({ data: res.data });
+      // Refused only when someone else switched it meanwhile (then the page says so).
+      webhook.set(
+        await saveChanges({
+          path: `/api/v1/webhooks/${w.id}`,
+          loaded,
+          payloadOf: (latest: Webhook) => ({ active: latest.active }),
+          payload: { active },
+        }),
+      );
       setNotice(active ? 'The webhook is enabled again.' : 'The webhook is disabled.');
     } catch (reason) {
-      setError(reason);
+      if (reason instanceof StaleEdit) setStale(reason);
+      else setError(reason);
     }
   };
 
@@ -219,6 +263,16 @@ export function WebhookDetailPage({ id }: { id: string }) {
       </PageHeader>
       {notice ? <Notice>{notice}</Notice> : null}
       <ErrorBanner error={error} title="Something went wrong" />
+      {stale ? (
+        <StaleNotice
+          what="webhook"
+          fields={stale.fields}
+          onReload={() => {
+            webhook.set(stale.latest);
+            setStale(undefined);
+          }}
+        />
+      ) : null}
       {!w.active ? (
         <div className="banner banner-warning" role="status">
           <strong>This webhook is disabled.</strong>
@@ -272,10 +326,14 @@ export function WebhookDetailPage({ id }: { id: string }) {
           <Card title="Settings">
             <SettingsForm
               key={w.updated_at}
-              webhook={w}
+              loaded={loaded}
               onSaved={(next) => {
-                webhook.set({ data: next });
+                webhook.set(next);
                 setNotice('The webhook was saved.');
+              }}
+              onReload={(latest) => {
+                webhook.set(latest);
+                setNotice(undefined);
               }}
             />
           </Card>
