@@ -14,10 +14,13 @@ type Loaded = Versioned<{ data: Order }>;
  */
 export function NotesCard({
   loaded,
+  onSubmit,
   onSaved,
   onReload,
 }: {
   loaded: Loaded;
+  /** A save starts: the page's notice of an earlier one no longer holds. */
+  onSubmit: () => void;
   onSaved: (order: Loaded) => void;
   onReload: (order: Loaded) => void;
 }) {
@@ -34,6 +37,7 @@ export function NotesCard({
         className="stack"
         onSubmit={async (event) => {
           event.preventDefault();
+          onSubmit();
           setBusy(true);
           setError(undefined);
           setSaved(false);

@@ -170,6 +170,7 @@ export function OrderDetailPage({ id }: { id: string }) {
           <NotesCard
             key={o.updated_at}
             loaded={loaded}
+            onSubmit={() => setNotice(undefined)}
             onSaved={(next) => {
               order.set(next);
               setNotice('The notes were saved.');

@@ -37,10 +37,13 @@ const settingsOf = (webhook: Webhook) => ({
  */
 function SettingsForm({
   loaded,
+  onSubmit,
   onSaved,
   onReload,
 }: {
   loaded: Loaded;
+  /** A save starts: the page's notice of an earlier one no longer holds. */
+  onSubmit: () => void;
   onSaved: (w: Loaded) => void;
   onReload: (w: Loaded) => void;
 }) {
@@ -54,6 +57,7 @@ function SettingsForm({
   const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    onSubmit();
     setBusy(true);
     setError(undefined);
     setStale(undefined);
@@ -327,6 +331,7 @@ export function WebhookDetailPage({ id }: { id: string }) {
             <SettingsForm
               key={w.updated_at}
               loaded={loaded}
+              onSubmit={() => setNotice(undefined)}
               onSaved={(next) => {
                 webhook.set(next);
                 setNotice('The webhook was saved.');
