@@ -286,6 +286,51 @@ describe.each([
   });
 });
 
+describe('order items edit', () => {
+  const editWith = (api: Client, id: string, body: unknown, ifMatch?: string) =>
+    app.server.inject({
+      method: 'POST',
+      url: `/api/v1/orders/${id}/edit-items`,
+      headers: {
+        'x-api-key': api === a ? keyA : keyB,
+        ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
+      },
+      payload: body as object,
+    });
+
+  it('an edit prepared on an older version is 412 with nothing changed; on the latest it applies', async () => {
+    const p = await createProduct(a, { price: '12.00', inventory: 10 });
+    const order = await createOrder(a, { items: [{ product_id: p.id, quantity: 1 }] });
+    const url = `/api/v1/orders/${order.id}`;
+    const got = await a.get(url);
+    const etag = String(got.headers.etag);
+    const item = got.json().data.line_items[0].id as string;
+    const noted = await patchWith(a, url, { notes: 'Gift' }, etag);
+    expect(noted.statusCode, noted.body).toBe(200);
+
+    const twoMore = { update_quantity: [{ item_id: item, new_quantity: 3 }] };
+    const stale = await editWith(a, order.id, twoMore, etag);
+    expect(stale.statusCode).toBe(412);
+    expect(stale.json().error.code).toBe('precondition_failed');
+    expect((await a.get(url)).json().data).toEqual(noted.json().data);
+    expect((await a.get(`/api/v1/products/${p.id}`)).json().data.inventory).toBe(9);
+
+    const edited = await editWith(a, order.id, twoMore, String(noted.headers.etag));
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().data.line_items[0].quantity).toBe(3);
+    const latest = await a.get(url);
+    expect(edited.headers.etag).toBe(latest.headers.etag);
+    expect(latest.json().data.notes).toBe('Gift');
+    expect((await a.get(`/api/v1/products/${p.id}`)).json().data.inventory).toBe(7);
+
+    // Without If-Match it applies as before; another store's order is 404 either way.
+    const once = { update_quantity: [{ item_id: item, new_quantity: 2 }] };
+    expect((await editWith(a, order.id, once)).statusCode).toBe(200);
+    expect((await editWith(b, order.id, once, String(latest.headers.etag))).statusCode).toBe(404);
+    expect((await editWith(b, order.id, once)).statusCode).toBe(404);
+  });
+});
+
 describe('OpenAPI document', () => {
   it('lists 412 and If-Match on the conditional operations and ETag on their answers', async () => {
     const doc = (await app.server.inject({ method: 'GET', url: '/openapi.json' })).json();
@@ -296,6 +341,7 @@ describe('OpenAPI document', () => {
       ['/api/admin/store', 'patch'],
       ['/api/v1/webhooks/{id}', 'patch'],
       ['/api/v1/orders/{id}', 'patch'],
+      ['/api/v1/orders/{id}/edit-items', 'post'],
       ['/api/storefront/{slug}/app-config', 'put'],
       ['/api/v1/payments/stripe', 'put'],
     ] as const) {

@@ -6122,7 +6122,10 @@ export interface operations {
   editOrderItems: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description The `ETag` the change was based on (or `*`): if the resource has another version now, nothing is changed and the answer is 412 `precondition_failed`. Without it the change is applied whatever the version. A malformed value is 400. */
+        'If-Match'?: string;
+      };
       path: {
         id: string;
       };
@@ -6160,6 +6163,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {
@@ -6257,6 +6262,23 @@ export interface operations {
       };
       /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
       409: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change */
+      412: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;

@@ -1,6 +1,7 @@
 import type { Db, Executor } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
+import { type IfMatch, requireMatch } from '../../platform/http/etag.js';
 import { conflict, type ErrorDetail, invalidRequest } from '../../platform/http/errors.js';
 import { newId } from '../../platform/ids.js';
 import type { OrderableProduct, ProductsService } from '../catalog/index.js';
@@ -89,10 +90,13 @@ export function createOrderEditor(deps: {
     ctx: RequestContext,
     id: string,
     input: EditItemsInput,
+    ifMatch?: IfMatch,
   ): Promise<EditItemsResult> {
     return inTransaction(deps.db, async (tx) => {
       const { storeId } = ctx;
       const order = await deps.lockOrder(tx, storeId, id);
+      // The edit was prepared on that version of the order (its lines, quantities and amounts).
+      requireMatch(ifMatch, order);
       if (!isEditable(order.status)) throw conflict(`a ${order.status} order cannot be edited`);
       const before = await repo.lineItems(tx, storeId, order.id);
       const { byId, catalogue } = await validate(tx, storeId, before, input);

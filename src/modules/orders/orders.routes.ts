@@ -8,7 +8,7 @@ import {
 } from '../../platform/http/cursor.js';
 import { DataEnvelope, IdParams } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
-import { ifMatchOf, withEtag } from '../../platform/http/etag.js';
+import { etagOf, ifMatchOf, withEtag } from '../../platform/http/etag.js';
 import { parseMoney } from '../../platform/http/money-input.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import type { StoresService } from '../stores/index.js';
@@ -204,17 +204,25 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
           'One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount, shipping and tax frozen, and the payment status follows the balance. Fulfilled or cancelled orders: 409.',
         params: IdParams,
         body: EditItemsBody,
-        response: { 200: DataEnvelope(EditItemsResult), ...errorResponses(409) },
+        response: { 200: DataEnvelope(EditItemsResult), ...errorResponses(409, 412) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      const ifMatch = ifMatchOf(request);
       const decimals = await decimalsOf(request.ctx.storeId);
       const body = request.body;
-      const result = await deps.editItems(request.ctx, request.params.id, {
-        update_quantity: body.update_quantity,
-        remove: body.remove,
-        add: body.add?.map((a, i) => ({ ...a, price: parseMoney(a.price, `add.${i}.price`, decimals) })),
-      });
+      const result = await deps.editItems(
+        request.ctx,
+        request.params.id,
+        {
+          update_quantity: body.update_quantity,
+          remove: body.remove,
+          add: body.add?.map((a, i) => ({ ...a, price: parseMoney(a.price, `add.${i}.price`, decimals) })),
+        },
+        ifMatch,
+      );
+      // The order's new version, for the next edit.
+      reply.header('etag', etagOf(result.order));
       return { data: editResponse(result) };
     },
   );
