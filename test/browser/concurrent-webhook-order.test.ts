@@ -130,7 +130,7 @@ describe.skipIf(!hasChromium())('two pages editing a webhook and an order', () =
     });
   });
 
-  it('order notes: the same field twice is refused, Reload shows it; a payment meanwhile does not block', async () => {
+  it('order notes and items: a stale save is refused, Reload shows the latest; a payment does not block notes', async () => {
     const productId = (await createProduct(api, { name: 'Enamel Mug', price: '12.50', inventory: 20 })).id;
     const res = await api.post('/api/v1/orders', {
       customer: { email: 'grace@example.com', first_name: 'Grace', last_name: 'Hopper' },
@@ -169,9 +169,32 @@ describe.skipIf(!hasChromium())('two pages editing a webhook and an order', () =
     await notes(b).fill('Gift wrap; leave at the door');
     await saveNotes(b);
     await b.getByText('The notes were saved.').waitFor();
-    expect(await orderNow()).toMatchObject({
-      notes: 'Gift wrap; leave at the door',
-      payment_status: 'paid',
-    });
+    expect(await orderNow()).toMatchObject({ notes: 'Gift wrap; leave at the door', payment_status: 'paid' });
+
+    // Items: the first page still shows the order as it was before the payment and the notes. An
+    // edit prepared on it is refused whole (its amounts were those of that version), nothing moves.
+    const dialog = a.getByRole('dialog');
+    await a.getByRole('button', { name: 'Edit items' }).click();
+    await dialog.getByLabel('Quantity of Enamel Mug').fill('3');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    const refused = staleAlert(a);
+    await refused.waitFor();
+    expect(await refused.textContent()).toContain('Someone else changed this order since you opened it.');
+    expect((await orderNow()).line_items[0].quantity).toBe(2);
+    await photograph(a, 'concurrent-order-items-412');
+
+    await refused.getByRole('button', { name: 'Reload' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => notes(a).inputValue()).toBe('Gift wrap; leave at the door');
+    await a.getByRole('button', { name: 'Edit items' }).click();
+    await dialog.getByLabel('Quantity of Enamel Mug').fill('3');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await a.getByText('The items were saved.').waitFor();
+    const after = await orderNow();
+    expect([after.notes, after.payment_status, after.line_items[0].quantity]).toEqual([
+      'Gift wrap; leave at the door',
+      'partially_paid',
+      3,
+    ]);
   });
 });

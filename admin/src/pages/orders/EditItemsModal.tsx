@@ -1,7 +1,8 @@
 import { useMemo, useState } from 'react';
-import { api, type ListResult } from '../../api/client';
+import { ApiError, api, type ListResult, versionedRequest } from '../../api/client';
 import type { EditItemsResult, Order, Product } from '../../api/types';
 import { ModalForm } from '../../components/dialogs';
+import { StaleNotice } from '../../components/StaleNotice';
 import { Button, ErrorBanner } from '../../components/ui';
 import { formatMinor, formatMoney, formatSignedMinor } from '../../lib/money';
 import { type EditLine, editBodyOf, linesOf, previewEdit } from './edit-preview';
@@ -101,18 +102,25 @@ function AddProduct({ onAdd }: { onAdd: (line: EditLine) => void }) {
  */
 export function EditItemsModal({
   order,
+  etag,
   open,
   onClose,
   onDone,
+  onReload,
 }: {
   order: Order;
+  /** The version of `order` the edit is prepared on: sent as If-Match. */
+  etag: string | undefined;
   open: boolean;
   onClose: () => void;
   onDone: (result: EditItemsResult) => void;
+  /** Closes the form and reads the order again (after a refusal as stale). */
+  onReload: () => void;
 }) {
   const [lines, setLines] = useState<EditLine[]>(() => linesOf(order));
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
+  const [stale, setStale] = useState(false);
   const preview = useMemo(() => previewEdit(order, lines), [order, lines]);
   const money = (minor: number) => formatMinor(minor, order.currency);
 
@@ -125,14 +133,21 @@ export function EditItemsModal({
     if (!preview.valid) return;
     setBusy(true);
     setError(undefined);
+    setStale(false);
     try {
-      const res = await api.post<{ data: EditItemsResult }>(
+      // Quantities and amounts are those of the version shown: if the order changed since (another
+      // person's edit, a payment), nothing is saved (412) and the form says so. No merge: the lines
+      // and the preview's totals are one whole.
+      const res = await versionedRequest<{ data: EditItemsResult }>(
+        'POST',
         `/api/v1/orders/${order.id}/edit-items`,
         editBodyOf(order, lines),
+        { ifMatch: etag },
       );
-      onDone(res.data);
+      onDone(res.body.data);
     } catch (reason) {
-      setError(reason);
+      if (reason instanceof ApiError && reason.status === 412) setStale(true);
+      else setError(reason);
     } finally {
       setBusy(false);
     }
@@ -148,6 +163,7 @@ export function EditItemsModal({
       onClose={onClose}
       onSubmit={() => void save()}
     >
+      {stale ? <StaleNotice what="order" fields={[]} onReload={onReload} /> : null}
       <ErrorBanner error={error} title="Could not save the changes" />
       <div className="table-wrap">
         <table className="edit-lines">

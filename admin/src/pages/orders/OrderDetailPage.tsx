@@ -296,8 +296,14 @@ export function OrderDetailPage({ id }: { id: string }) {
       {action === 'edit' ? (
         <EditItemsModal
           order={o}
+          etag={loaded.etag}
           open
           onClose={() => setAction(undefined)}
+          onReload={() => {
+            setAction(undefined);
+            setNotice(undefined);
+            order.reload();
+          }}
           onDone={(result) => {
             const decimals = currencyDecimals(o.currency);
             setAction(undefined);
