@@ -1,8 +1,8 @@
 import type { Db, Executor } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
-import { type IfMatch, requireMatch } from '../../platform/http/etag.js';
 import { conflict, type ErrorDetail, invalidRequest } from '../../platform/http/errors.js';
+import { type IfMatch, requireMatch } from '../../platform/http/etag.js';
 import { newId } from '../../platform/ids.js';
 import type { OrderableProduct, ProductsService } from '../catalog/index.js';
 import type { InventoryService, StockChange } from '../inventory/index.js';
