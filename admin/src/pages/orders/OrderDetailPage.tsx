@@ -51,9 +51,9 @@ export function OrderDetailPage({ id }: { id: string }) {
   const refundList = refunds.data?.data ?? [];
   const canRefund = refunds.data !== undefined && refundableMinor(o, refundList) > 0;
   const done = (next: Order, message: string) => {
-    // An action's answer carries no ETag: the order is read again for its version. Meanwhile the
-    // older tag stays, so a notes save is refused (412) and merged on the latest, never sent blind.
-    order.set({ body: { data: next }, etag: loaded.etag });
+    // An action's answer carries no ETag: the order is read again for its version at once. Until it
+    // arrives (a moment) a save goes without If-Match, as before; the older tag would be refused.
+    order.set({ body: { data: next }, etag: undefined });
     order.reload();
     setAction(undefined);
     setNotice(message);
