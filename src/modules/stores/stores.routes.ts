@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { DataEnvelope, IdParams } from '../../platform/http/envelopes.js';
-import { errorResponses } from '../../platform/http/error-responses.js';
 import { adminStoreSettingsRoutes } from './store-settings.routes.js';
 import { ApiKey, ApiKeyCreateBody, CreatedApiKey } from './stores.schemas.js';
 import { apiKeyForAdmin, createdApiKeyForAdmin } from './stores.serializers.js';
