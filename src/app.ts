@@ -220,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     stores,
     products,
     discounts,
+    regions,
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
@@ -256,7 +257,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     holdMinutes: config.paymentHoldMinutes,
     logger: deps.logger,
   });
-  const checkout = createCheckoutService({ db, stores, products, discounts, customers, orders, payments });
+  const checkout = createCheckoutService({
+    db,
+    stores,
+    products,
+    discounts,
+    regions,
+    customers,
+    orders,
+    payments,
+  });
   const services: Services = {
     stores,
     customers,
@@ -266,7 +276,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     discounts,
     orders,
     checkout,
-    carts: createCartsService({ db, stores, products, discounts, customers, checkout }),
+    carts: createCartsService({ db, stores, products, discounts, regions, customers, checkout }),
     payments,
     regions,
     accounts,

@@ -17,6 +17,7 @@ import {
 } from './modules/mobile/index.js';
 import { createOrdersService } from './modules/orders/index.js';
 import { createStripeAccounts, paymentHoldExpiryJobs } from './modules/payments/index.js';
+import { readStoreRegions } from './modules/regions/index.js';
 import { createStoresService, type StoresService } from './modules/stores/index.js';
 import { webhookDeliveryJobs, webhookLogRetention } from './modules/webhooks/index.js';
 import type { Db } from './platform/db/database.js';
@@ -78,6 +79,8 @@ function workerOrders(db: Db, stores: StoresService) {
     stores,
     products,
     discounts,
+    // The worker places no orders; its orders service never prices one.
+    regions: { regionsOf: (storeId) => readStoreRegions(db, storeId) },
     customers,
     inventory,
     notifyBuyer: queueOrderPush,

@@ -20,6 +20,8 @@ export interface PricedCartView {
   lines: { item: CartItemRow; facts: CartProductFacts }[];
   priced: Priced | null;
   currency: string;
+  /** The store's prices contain the tax (§12). */
+  taxesIncluded: boolean;
   /** The coupon as it applies now (a stored code that stopped applying is not). */
   couponCode: string | null;
 }
@@ -63,6 +65,14 @@ export async function priceLines(
     couponCode: string | null;
     customerId: string | null;
     strictCoupon: boolean;
+    /** The cart's address and chosen rate (§12): its zone's options and its tax region. */
+    shippingAddress: CartRow['shipping_address'];
+    shippingRateId: string | null;
+    /**
+     * A change that names the address or the rate checks them (400 naming `shippingAddress.country`
+     * or `shippingRateId`); otherwise a saved cart reads as it can be priced (see priceCart).
+     */
+    strictShipping: boolean;
   },
 ): Promise<Priced | null> {
   if (input.items.length === 0) return null;
@@ -77,6 +87,9 @@ export async function priceLines(
       customerId: input.customerId,
       activeOnly: true,
       fields: STOREFRONT_FIELDS,
+      shippingAddress: input.shippingAddress,
+      shippingRateId: input.shippingRateId,
+      lenientShipping: !input.strictShipping,
     });
   if (!input.couponCode || input.strictCoupon) return price(input.couponCode);
   try {
@@ -146,7 +159,17 @@ export async function viewCart(
     couponCode: cart.coupon_code,
     customerId: await pricingCustomerOf(deps, executor, cart),
     strictCoupon: false,
+    shippingAddress: cart.shipping_address,
+    shippingRateId: cart.shipping_rate_id,
+    strictShipping: false,
   });
-  const currency = priced?.store.currency ?? (await deps.stores.getStore(storeId, executor)).currency;
-  return { cart, lines, priced, currency, couponCode: priced?.discount?.code ?? null };
+  const store = priced?.store ?? (await deps.stores.getStore(storeId, executor));
+  return {
+    cart,
+    lines,
+    priced,
+    currency: store.currency,
+    taxesIncluded: store.prices_include_tax,
+    couponCode: priced?.discount?.code ?? null,
+  };
 }

@@ -75,6 +75,7 @@ export async function updateCart(
     email?: string | null;
     shipping_address?: string | null;
     coupon_code?: string | null;
+    shipping_rate_id?: string | null;
   },
   now: Date,
 ) {

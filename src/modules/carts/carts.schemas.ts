@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Nullable } from '../../platform/http/envelopes.js';
-import { CheckoutBody, ShippingAddressInput } from '../checkout/index.js';
+import { CheckoutBody, RegionalPricing, ShippingAddressInput } from '../checkout/index.js';
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Quantity = Type.Integer({ minimum: 1, maximum: 10_000 });
@@ -39,6 +39,16 @@ export const UpdateCartBody = Type.Object(
     shippingAddress: Type.Optional(Nullable(ShippingAddressInput)),
     couponCode: Type.Optional(
       Nullable(Type.String({ maxLength: 100, description: 'null removes the coupon' })),
+    ),
+    shippingRateId: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description:
+            "One of the cart's `shippingOptions` (400 when it is not among them); null: the cheapest",
+        }),
+      ),
     ),
   },
   { additionalProperties: false },
@@ -86,6 +96,7 @@ export const Cart = Type.Object({
   taxAmount: Type.Number(),
   total: Type.Number(),
   couponCode: Nullable(Type.String()),
+  ...RegionalPricing,
   email: Nullable(Type.String()),
   shippingAddress: Nullable(CartAddress),
   customerId: Nullable(Type.String()),

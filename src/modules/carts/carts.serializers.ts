@@ -1,4 +1,5 @@
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
+import { regionalForStorefront } from '../orders/index.js';
 import type { PricedCartView } from './carts.pricing.js';
 import { stockOf } from './carts.pricing.js';
 import { CART_LIFETIME_MS } from './carts.repository.js';
@@ -43,6 +44,9 @@ export function cartForStorefront(view: PricedCartView) {
     taxAmount: money(quote.tax),
     total: money(quote.total),
     couponCode: view.couponCode,
+    ...(priced
+      ? regionalForStorefront(priced.regional, money)
+      : { shippingOptions: [], shippingMethod: null, taxLines: [], taxesIncluded: view.taxesIncluded }),
     email: cart.email,
     shippingAddress: cart.shipping_address,
     customerId: cart.customer_id,

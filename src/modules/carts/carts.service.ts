@@ -58,7 +58,9 @@ const newCartId = () => randomBytes(24).toString('base64url');
 const refuse = (field: string, message: string) =>
   invalidRequest(`${field}: ${message}`, [{ field, message }]);
 
-export type CartChanges = Partial<Pick<repo.CartRow, 'email' | 'shipping_address' | 'coupon_code'>>;
+export type CartChanges = Partial<
+  Pick<repo.CartRow, 'email' | 'shipping_address' | 'coupon_code' | 'shipping_rate_id'>
+>;
 
 /** Server-side carts: lines that merge, a coupon, e-mail and address, completed into one order. */
 export function createCartsService(deps: CartsDeps) {
@@ -122,6 +124,12 @@ export function createCartsService(deps: CartsDeps) {
         next = { ...next, coupon_code: null };
         view = { ...view, cart: next };
       }
+      // A chosen rate that stopped being an option (another address, a cart outside its
+      // conditions) is dropped as a stale coupon is: the cart is priced at the cheapest option.
+      if (next.shipping_rate_id && view.priced?.regional.shippingMethod?.rateId !== next.shipping_rate_id) {
+        next = { ...next, shipping_rate_id: null };
+        view = { ...view, cart: next };
+      }
       await repo.updateCart(
         tx,
         ctx.storeId,
@@ -131,6 +139,7 @@ export function createCartsService(deps: CartsDeps) {
           email: next.email,
           shipping_address: next.shipping_address ? JSON.stringify(next.shipping_address) : null,
           coupon_code: next.coupon_code,
+          shipping_rate_id: next.shipping_rate_id,
         },
         now,
       );
@@ -274,7 +283,12 @@ export function createCartsService(deps: CartsDeps) {
     update(
       ctx: RequestContext,
       cartId: string,
-      input: { email?: string | null; shippingAddress?: CartAddress | null; couponCode?: string | null },
+      input: {
+        email?: string | null;
+        shippingAddress?: CartAddress | null;
+        couponCode?: string | null;
+        shippingRateId?: string | null;
+      },
       customerId?: string,
     ) {
       return changeCart(ctx, cartId, customerId, async (tx, cart, contents) => {
@@ -282,16 +296,25 @@ export function createCartsService(deps: CartsDeps) {
         if (input.email !== undefined) changes.email = input.email;
         if (input.shippingAddress !== undefined)
           changes.shipping_address = input.shippingAddress ? withStoredCountry(input.shippingAddress) : null;
+        if (input.shippingRateId !== undefined) changes.shipping_rate_id = input.shippingRateId;
         const code = input.couponCode === undefined ? undefined : input.couponCode?.trim() || null;
-        if (code) {
-          const view = await viewCart(deps, tx, { ...cart, ...changes, coupon_code: null }, contents);
-          if (view.lines.length === 0) throw refuse('couponCode', 'the cart is empty: add items first');
-          await priceLines(deps, tx, ctx.storeId, {
-            items: view.lines.map((l) => l.item),
-            couponCode: code,
-            customerId: customerId ?? (await pricingCustomerOf(deps, tx, { ...cart, ...changes })),
-            strictCoupon: true,
-          });
+        // A new coupon, address or rate is priced against the cart now: refused with its reason.
+        const strictShipping = Boolean(input.shippingAddress || input.shippingRateId);
+        if (code || strictShipping) {
+          const next = { ...cart, ...changes };
+          const view = await viewCart(deps, tx, { ...next, coupon_code: null }, contents);
+          if (view.lines.length === 0 && (code || input.shippingRateId))
+            throw refuse(code ? 'couponCode' : 'shippingRateId', 'the cart is empty: add items first');
+          if (view.lines.length > 0)
+            await priceLines(deps, tx, ctx.storeId, {
+              items: view.lines.map((l) => l.item),
+              couponCode: code ?? next.coupon_code,
+              customerId: customerId ?? (await pricingCustomerOf(deps, tx, next)),
+              strictCoupon: Boolean(code),
+              shippingAddress: next.shipping_address,
+              shippingRateId: next.shipping_rate_id,
+              strictShipping,
+            });
         }
         if (code !== undefined) changes.coupon_code = code;
         return { changes };
@@ -336,6 +359,7 @@ export function createCartsService(deps: CartsDeps) {
               quantity: item.quantity,
             })),
             shippingAddress: address,
+            shippingRateId: cart.shipping_rate_id,
             couponCode,
             paymentMethod: payment.paymentMethod,
             cardToken: payment.cardToken,

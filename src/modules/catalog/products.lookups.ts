@@ -7,6 +7,8 @@ export interface OrderableVariant {
   title: string;
   price: number;
   sku: string | null;
+  /** Grams; null: the product's. */
+  weightGrams: number | null;
 }
 
 /** What a cart shows of a product besides its price: status, stock, image. */
@@ -25,6 +27,9 @@ export interface OrderableProduct {
   status: string;
   price: number;
   sku: string | null;
+  weightGrams: number;
+  /** Contract §12: lines of a product that is not taxable carry no tax. */
+  taxable: boolean;
   categoryIds: string[];
   variants: Map<string, OrderableVariant>;
 }
@@ -33,9 +38,16 @@ const orderableIds = (productIds: string[]) => [...new Set(productIds.filter(isU
 
 function orderCatalogueOf(found: repo.ProductForOrder[]) {
   return new Map<string, OrderableProduct>(
-    found.map(({ variants, category_ids, ...p }) => [
+    found.map(({ variants, category_ids, weight_grams, ...p }) => [
       p.id,
-      { ...p, categoryIds: category_ids, variants: new Map(variants.map((v) => [v.id, v])) },
+      {
+        ...p,
+        weightGrams: weight_grams,
+        categoryIds: category_ids,
+        variants: new Map(
+          variants.map(({ weight_grams: weightGrams, ...v }) => [v.id, { ...v, weightGrams }]),
+        ),
+      },
     ]),
   );
 }

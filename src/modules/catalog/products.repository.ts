@@ -220,7 +220,10 @@ export interface ProductForOrder {
   status: string;
   price: number;
   sku: string | null;
-  variants: { id: string; title: string; price: number; sku: string | null }[];
+  weight_grams: number;
+  taxable: boolean;
+  /** weight_grams null: the product's. */
+  variants: { id: string; title: string; price: number; sku: string | null; weight_grams: number | null }[];
   category_ids: string[];
 }
 
@@ -240,9 +243,10 @@ export async function findForOrder(
 /** findForOrder as a query (for readTogether: its JSON rows are ProductForOrder as they are). */
 export function findForOrderQuery(storeId: string, productIds: string[]): CompiledQuery<ProductForOrder> {
   return compiled(sqlText`
-    SELECT p.id, p.name, p.status, p.price, p.sku,
+    SELECT p.id, p.name, p.status, p.price, p.sku, p.weight_grams, p.taxable,
       COALESCE((
-        SELECT json_agg(json_build_object('id', v.id, 'title', v.title, 'price', v.price, 'sku', v.sku))
+        SELECT json_agg(json_build_object(
+          'id', v.id, 'title', v.title, 'price', v.price, 'sku', v.sku, 'weight_grams', v.weight_grams))
         FROM product_variants v WHERE v.store_id = p.store_id AND v.product_id = p.id
       ), '[]'::json) AS variants,
       ARRAY(

@@ -40,6 +40,16 @@ export const CheckoutBody = Type.Object(
       { minItems: 1, maxItems: 100 },
     ),
     shippingAddress: Type.Optional(Nullable(ShippingAddressInput)),
+    shippingRateId: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description:
+            "One of the quote's `shippingOptions` for the address; without it the cheapest. 400 when it is not among them",
+        }),
+      ),
+    ),
     couponCode: Type.Optional(Nullable(Text(100))),
     paymentMethod: PaymentMethodSchema,
     cardToken: Type.Optional(Nullable(Text(100))),
@@ -59,6 +69,37 @@ const QuoteLine = Type.Object({
   total: Type.Number(),
 });
 
+/**
+ * What the quote and the cart say of shipping and tax (contract §12): the options for the address
+ * (empty without zones or before an address), the method it is priced at, the tax lines.
+ */
+export const RegionalPricing = {
+  shippingOptions: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      amount: Type.Number(),
+      deliveryDaysMin: Nullable(Type.Integer()),
+      deliveryDaysMax: Nullable(Type.Integer()),
+    }),
+    { description: 'Cheapest first; empty for a store without zones or before an address is given' },
+  ),
+  shippingMethod: Nullable(
+    Type.Object(
+      { rateId: Type.String(), name: Type.String() },
+      { description: 'The option shipping is priced at: the one chosen, else the cheapest' },
+    ),
+  ),
+  taxLines: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      rate: Type.String({ description: 'A percentage, e.g. "19"' }),
+      amount: Type.Number(),
+    }),
+  ),
+  taxesIncluded: Type.Boolean({ description: 'Prices contain the tax: taxAmount is not added to the total' }),
+};
+
 export const CheckoutQuote = Type.Object({
   currency: Type.String(),
   subtotal: Type.Number(),
@@ -67,6 +108,7 @@ export const CheckoutQuote = Type.Object({
   taxAmount: Type.Number(),
   total: Type.Number(),
   couponCode: Nullable(Type.String()),
+  ...RegionalPricing,
   lineItems: Type.Array(QuoteLine),
 });
 

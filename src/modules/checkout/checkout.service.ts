@@ -11,6 +11,7 @@ import {
   orderActorOf,
   type PricingDeps,
   priceCart,
+  regionalForStorefront,
   STOREFRONT_FIELDS,
 } from '../orders/index.js';
 import {
@@ -72,6 +73,8 @@ export function createCheckoutService(deps: CheckoutDeps) {
         customerId: known ?? null,
         activeOnly: true,
         fields: STOREFRONT_FIELDS,
+        shippingAddress: input.shippingAddress ?? null,
+        shippingRateId: input.shippingRateId ?? null,
       });
       const decimals = currencyDecimals(priced.store.currency);
       const money = (minor: number) => toDecimalNumber(minor, decimals);
@@ -83,6 +86,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         taxAmount: money(priced.quote.tax),
         total: money(priced.quote.total),
         couponCode: priced.discount?.code ?? null,
+        ...regionalForStorefront(priced.regional, money),
         lineItems: priced.lines.map((l) => ({
           productId: l.productId,
           variantId: l.variantId,
@@ -124,6 +128,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         items: itemsOf(input),
         couponCode: input.couponCode,
         shippingAddress: addressOf(input.shippingAddress),
+        shippingRateId: input.shippingRateId ?? null,
         notes: input.notes,
         paymentMethod: input.paymentMethod,
         activeOnly: true,

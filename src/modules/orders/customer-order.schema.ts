@@ -37,6 +37,20 @@ export const CustomerOrder = Type.Object(
         phone: Nullish(Type.String()),
       }),
     ),
+    shippingMethod: Nullable(
+      Type.Object(
+        { rateId: Nullish(Type.String()), name: Type.String() },
+        { description: 'The shipping rate chosen at checkout; null with the flat rate' },
+      ),
+    ),
+    taxLines: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        rate: Type.String({ description: 'A percentage, e.g. "19"' }),
+        amount: Type.Number(),
+      }),
+    ),
+    taxesIncluded: Type.Boolean({ description: 'The prices contain the tax (not added to the total)' }),
     lineItems: Type.Array(
       Type.Object({
         id: Type.String(),

@@ -2,7 +2,7 @@ export { CustomerOrder } from './customer-order.schema.js';
 export { createOrderEditor } from './order-edit.js';
 export { actorOf as orderActorOf } from './order-history.js';
 export type { AppliedDiscount, DiscountCart, DiscountsPort, PricingDeps } from './order-pricing.js';
-export { priceCart, STOREFRONT_FIELDS } from './order-pricing.js';
+export { priceCart, regionalForStorefront, STOREFRONT_FIELDS } from './order-pricing.js';
 export { customerOrdersRoutes } from './orders.customer.routes.js';
 export {
   type HistoricOrderBatch,

@@ -6,6 +6,7 @@ import { type IfMatch, requireMatch } from '../../platform/http/etag.js';
 import { newId } from '../../platform/ids.js';
 import type { OrderableProduct, ProductsService } from '../catalog/index.js';
 import type { InventoryService, StockChange } from '../inventory/index.js';
+import { retaxOrder } from './order-amounts.js';
 import { amountOf, diff, recordOrderUpdated } from './order-events.js';
 import { actorOf } from './order-history.js';
 import { recordHistory } from './order-history.repository.js';
@@ -137,6 +138,7 @@ export function createOrderEditor(deps: {
           quantity: a.quantity,
           price: a.price,
           position: position + i,
+          tax_amount: 0,
         };
       });
       for (const a of added)
@@ -154,14 +156,32 @@ export function createOrderEditor(deps: {
       await repo.deleteLineItems(tx, storeId, input.remove ?? []);
       await repo.insertLineItems(tx, added);
 
-      const after = await repo.lineItems(tx, storeId, order.id);
+      let after = await repo.lineItems(tx, storeId, order.id);
       const subtotal = subtotalOf(after);
-      const total = totalOf({
-        subtotal,
-        discount: order.discount_amount,
-        shipping: order.shipping_amount,
-        tax: order.tax_amount,
-      });
+      // The tax follows the lines at the order's recorded rate (§12); a line whose product is gone
+      // stays taxable as it was charged.
+      const taxableOf = (line: repo.LineItemRow) => {
+        const product = line.product_id
+          ? (live.get(line.product_id) ?? catalogue.get(line.product_id))
+          : undefined;
+        return product ? product.taxable : line.tax_amount > 0;
+      };
+      const retaxed = retaxOrder(
+        order,
+        after.map((l) => ({ price: l.price, quantity: l.quantity, taxable: taxableOf(l) })),
+      );
+      if (retaxed) {
+        after = after.map((l, i) => ({ ...l, tax_amount: retaxed.lineTaxes[i] ?? 0 }));
+        await repo.setLineTaxes(
+          tx,
+          storeId,
+          after.map((l) => ({ id: l.id, tax: l.tax_amount })),
+        );
+      }
+      const tax = retaxed?.tax ?? order.tax_amount;
+      const total = order.taxes_included
+        ? Math.max(0, subtotal - order.discount_amount + order.shipping_amount)
+        : totalOf({ subtotal, discount: order.discount_amount, shipping: order.shipping_amount, tax });
       ensureAmountsInRange(
         { subtotal, total },
         order.currency,
@@ -170,6 +190,7 @@ export function createOrderEditor(deps: {
       const updated = await repo.updateOrder(tx, storeId, order.id, {
         subtotal,
         total,
+        ...(retaxed ? { tax_amount: tax, tax_lines: JSON.stringify(retaxed.taxLines) } : {}),
         payment_status:
           refundStatusOf(order.amount_paid, order.amount_refunded) ??
           paymentStatusOf(total, order.amount_paid),
@@ -181,12 +202,14 @@ export function createOrderEditor(deps: {
         {
           lineItems: summary(before),
           subtotal: money(order.subtotal),
+          taxAmount: money(order.tax_amount),
           total: money(order.total),
           paymentStatus: order.payment_status,
         },
         {
           lineItems: summary(after),
           subtotal: money(subtotal),
+          taxAmount: money(tax),
           total: money(total),
           paymentStatus: updated.payment_status,
         },

@@ -3,8 +3,10 @@ import type { TogetherPart } from '../../platform/db/read-together.js';
 import { type ErrorDetail, invalidRequest } from '../../platform/http/errors.js';
 import { currencyDecimals, MAX_AMOUNT, toDecimalString } from '../../platform/money.js';
 import type { OrderableProduct, ProductsService } from '../catalog/index.js';
+import type { RegionsPort } from '../regions/index.js';
 import type { StoresService } from '../stores/index.js';
-import { amountsInRange, type Quote, quoteOf } from './totals.js';
+import { amountsOf, type OrderAmounts, undiscountedShipping } from './order-amounts.js';
+import { amountsInRange, type Quote } from './totals.js';
 
 /** What orders need of the discounts module: find the discount of a cart, then count its use. */
 export interface AppliedDiscount {
@@ -57,18 +59,21 @@ export interface FieldNames {
   productId: string;
   variantId: string;
   coupon: string;
+  shipping: { address: string; country: string; rateId: string };
 }
 export const MERCHANT_FIELDS: FieldNames = {
   items: 'items',
   productId: 'product_id',
   variantId: 'variant_id',
   coupon: 'coupon_code',
+  shipping: { address: 'shipping_address', country: 'shipping_address.country', rateId: 'shipping_rate_id' },
 };
 export const STOREFRONT_FIELDS: FieldNames = {
   items: 'items',
   productId: 'productId',
   variantId: 'variantId',
   coupon: 'couponCode',
+  shipping: { address: 'shippingAddress', country: 'shippingAddress.country', rateId: 'shippingRateId' },
 };
 
 export interface PricedLine {
@@ -80,6 +85,11 @@ export interface PricedLine {
   quantity: number;
   price: number;
   categoryIds: string[];
+  /** Grams of one unit: the variant's, else the product's. */
+  weightGrams: number;
+  taxable: boolean;
+  /** This line's tax, rounded (§12). */
+  taxAmount: number;
 }
 
 export interface PricedCart {
@@ -87,12 +97,15 @@ export interface PricedCart {
   lines: PricedLine[];
   discount: AppliedDiscount | null;
   quote: Quote;
+  /** Shipping options and method, tax lines, whether taxes are included (contract §12). */
+  regional: Omit<OrderAmounts, 'quote' | 'lineTaxes'>;
 }
 
 export interface PricingDeps {
   stores: StoresService;
   products: ProductsService;
   discounts: DiscountsPort;
+  regions: RegionsPort;
 }
 
 /**
@@ -111,6 +124,17 @@ export async function priceCart(
     customerId?: string | null;
     activeOnly: boolean;
     fields: FieldNames;
+    /** Where it ships: its country picks the zone's options and its region the tax rate (§12). */
+    shippingAddress?: { country: string; region?: string | null } | null;
+    /** The shipping rate chosen; without it the cheapest option. */
+    shippingRateId?: string | null;
+    /**
+     * Placing an order: a store that prices by zone or tax region needs the address (400 naming
+     * it); a quote or a cart without one yet is priced with no shipping and no regional tax.
+     */
+    requireAddress?: boolean;
+    /** A saved cart being read: see AmountsInput.lenient. */
+    lenientShipping?: boolean;
     /**
      * What the caller's readTogether already read: the rows of `products.lookupForOrderQuery` for
      * the items and, without a coupon code, those of `discounts.automaticQuery` at `now`.
@@ -120,6 +144,14 @@ export async function priceCart(
 ): Promise<PricedCart> {
   const { fields, prefetched } = input;
   const store = await deps.stores.getStore(storeId, executor);
+  const regions = await deps.regions.regionsOf(storeId);
+  const address = input.shippingAddress ?? null;
+  if (input.requireAddress && !address && (regions.zones.length > 0 || regions.taxRegions.length > 0)) {
+    const message = 'this store prices shipping and tax by destination: a shipping address is needed';
+    throw invalidRequest(`${fields.shipping.address}: ${message}`, [
+      { field: fields.shipping.address, message },
+    ]);
+  }
   const catalogue = prefetched
     ? deps.products.orderCatalogueFromJson(prefetched.catalogue)
     : await deps.products.lookupForOrder(
@@ -162,18 +194,24 @@ export async function priceCart(
       quantity: item.quantity,
       price: item.price ?? variant?.price ?? product.price,
       categoryIds: product.categoryIds,
+      weightGrams: variant?.weightGrams ?? product.weightGrams,
+      taxable: product.taxable,
+      taxAmount: 0,
     });
   });
   const first = details[0];
   if (first) throw invalidRequest(`${first.field}: ${first.message}`, details);
   const lines = [...merged.values()];
 
-  const pricing = {
+  const rules = {
     shippingFlatRate: store.shipping_flat_rate,
     freeShippingThreshold: store.free_shipping_threshold,
     taxRateBps: store.tax_rate_bps,
+    pricesIncludeTax: store.prices_include_tax,
+    regions,
   };
-  const undiscounted = quoteOf(lines, null, pricing);
+  const subtotal = lines.reduce((sum, l) => sum + l.price * l.quantity, 0);
+  const shippingRateId = input.shippingRateId ?? null;
   const discount = await deps.discounts.resolve(executor, storeId, {
     code: input.couponCode?.trim() || null,
     customerId: input.customerId ?? null,
@@ -184,15 +222,41 @@ export async function priceCart(
         quantity: l.quantity,
         unitPrice: l.price,
       })),
-      subtotal: undiscounted.subtotal,
-      shippingAmount: undiscounted.shipping,
+      subtotal,
+      shippingAmount: undiscountedShipping(rules, { lines, address, shippingRateId }),
     },
     field: fields.coupon,
     ...(prefetched ? { now: prefetched.now, automatic: prefetched.automatic } : {}),
   });
-  const quote = quoteOf(lines, discount, pricing);
+  const { quote, lineTaxes, ...regional } = amountsOf(rules, {
+    lines,
+    discount,
+    address,
+    shippingRateId,
+    lenient: input.lenientShipping,
+    fields: fields.shipping,
+  });
+  lines.forEach((line, i) => {
+    line.taxAmount = lineTaxes[i] ?? 0;
+  });
   ensureAmountsInRange(quote, store.currency, fields.items);
-  return { store, lines, discount, quote };
+  return { store, lines, discount, quote, regional };
+}
+
+/** Shipping options and method, tax lines and inclusion as the storefront's quote and cart show them. */
+export function regionalForStorefront(regional: PricedCart['regional'], money: (minor: number) => number) {
+  return {
+    shippingOptions: regional.shippingOptions.map((o) => ({
+      id: o.rate.id,
+      name: o.rate.name,
+      amount: money(o.amount),
+      deliveryDaysMin: o.rate.deliveryDaysMin,
+      deliveryDaysMax: o.rate.deliveryDaysMax,
+    })),
+    shippingMethod: regional.shippingMethod,
+    taxLines: regional.taxLines.map((t) => ({ name: t.name, rate: t.rate, amount: money(t.amount) })),
+    taxesIncluded: regional.taxesIncluded,
+  };
 }
 
 /**

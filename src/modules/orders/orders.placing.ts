@@ -11,7 +11,7 @@ import type { NewCustomer } from '../customers/index.js';
 import { amountOf, recordOrderCreated, recordOrderPaid } from './order-events.js';
 import { actorOf, type OrderActor, SYSTEM_ACTOR } from './order-history.js';
 import { recordHistory } from './order-history.repository.js';
-import { type CartItem, type FieldNames, priceCart } from './order-pricing.js';
+import { type CartItem, type FieldNames, MERCHANT_FIELDS, priceCart } from './order-pricing.js';
 import * as repo from './orders.repository.js';
 import type { OrderDetails } from './orders.serializers.js';
 import { notify, type OrdersDeps } from './orders.shared.js';
@@ -23,6 +23,8 @@ export interface PlaceOrderInput {
   items: CartItem[];
   couponCode?: string | null;
   shippingAddress?: Address | null;
+  /** The shipping rate chosen among the address's options (§12); without it the cheapest. */
+  shippingRateId?: string | null;
   notes?: string | null;
   paymentMethod: string | null;
   /** Shoppers may only buy active products; merchants may also order drafts. */
@@ -78,9 +80,12 @@ export function createOrderPlacing(deps: OrdersDeps) {
       customerId: buyer.id,
       activeOnly: input.activeOnly,
       fields: input.fields,
+      shippingAddress: input.shippingAddress ?? null,
+      shippingRateId: input.shippingRateId ?? null,
+      requireAddress: true,
       prefetched: { catalogue: read.catalogue ?? [], automatic: read.automatic, now: readAt },
     });
-    const { quote, store, lines, discount } = priced;
+    const { quote, store, lines, discount, regional } = priced;
     const amountPaid = await input.settle(quote.total, store.currency);
 
     const orderId = newId();
@@ -115,10 +120,10 @@ export function createOrderPlacing(deps: OrdersDeps) {
       customer_last_name: input.customer.last_name ?? buyer.last_name,
       shipping_address: input.shippingAddress ? withStoredCountry(input.shippingAddress) : null,
       notes: input.notes ?? null,
-      shipping_rate_id: null,
-      shipping_method_name: null,
-      tax_lines: [],
-      taxes_included: false,
+      shipping_rate_id: regional.shippingMethod?.rateId ?? null,
+      shipping_method_name: regional.shippingMethod?.name ?? null,
+      tax_lines: regional.taxLines,
+      taxes_included: regional.taxesIncluded,
       cancel_reason: null,
       cancelled_at: null,
       paid_at: paid ? now : null,
@@ -138,7 +143,7 @@ export function createOrderPlacing(deps: OrdersDeps) {
       quantity: line.quantity,
       price: line.price,
       position,
-      tax_amount: 0,
+      tax_amount: line.taxAmount,
     }));
     /** The order, its lines, the buyer's totals, the events and the buyer's pushes, for `number`. */
     const stage = async (number: number) => {
@@ -214,7 +219,7 @@ export function createOrderPlacing(deps: OrdersDeps) {
           idempotency: ctx.idempotency,
           by: actorOf(ctx),
           activeOnly: false,
-          fields: { items: 'items', productId: 'product_id', variantId: 'variant_id', coupon: 'coupon_code' },
+          fields: MERCHANT_FIELDS,
           settle: async (total) => (input.markPaid ? total : 0),
         }),
       );

@@ -187,6 +187,15 @@ export async function updateLineQuantity(db: Executor, storeId: string, id: stri
     .execute();
 }
 
+/** Each line's tax as an edit recomputed it, in one statement. */
+export async function setLineTaxes(db: Executor, storeId: string, taxes: { id: string; tax: number }[]) {
+  if (taxes.length === 0) return;
+  await sql`
+    UPDATE order_line_items l SET tax_amount = t.tax
+    FROM unnest(${taxes.map((t) => t.id)}::uuid[], ${taxes.map((t) => t.tax)}::bigint[]) AS t(id, tax)
+    WHERE l.store_id = ${storeId} AND l.id = t.id`.execute(db);
+}
+
 export async function deleteLineItems(db: Executor, storeId: string, ids: string[]) {
   if (ids.length)
     await db.deleteFrom('order_line_items').where('store_id', '=', storeId).where('id', 'in', ids).execute();

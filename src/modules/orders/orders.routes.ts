@@ -126,6 +126,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
           price: item.price === undefined ? undefined : parseMoney(item.price, `items.${i}.price`, decimals),
         })),
         shippingAddress: body.shipping_address,
+        shippingRateId: body.shipping_rate_id,
         couponCode: body.coupon_code,
         notes: body.notes,
         paymentMethod: body.payment_method ?? 'manual',

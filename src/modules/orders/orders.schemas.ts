@@ -62,6 +62,16 @@ export const OrderCreateBody = Type.Object(
       { minItems: 1, maxItems: 250 },
     ),
     shipping_address: Type.Optional(Nullable(AddressInput)),
+    shipping_rate_id: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description:
+            "One of the shipping options of the address's zone (§12); without it the cheapest. 400 when it is not among them",
+        }),
+      ),
+    ),
     coupon_code: Type.Optional(Nullable(Text(100))),
     notes: Type.Optional(Nullable(Text(5000))),
     payment_method: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 50 }))),
@@ -195,6 +205,13 @@ export const OrderSummary = Type.Object(
   { $id: 'OrderSummary' },
 );
 
+/** One tax charged on an order: `rate` a percentage string ("19", "7.25"). */
+export const TaxLine = Type.Object({
+  name: Type.String(),
+  rate: Type.String({ description: 'A percentage, e.g. "7.25"' }),
+  amount: Type.Number(),
+});
+
 export const Order = Type.Object(
   {
     id: Type.String(),
@@ -208,6 +225,16 @@ export const Order = Type.Object(
     payment_method: Nullable(Type.String()),
     customer: Buyer,
     shipping_address: Nullable(Address),
+    shipping_method: Nullable(
+      Type.Object(
+        { rate_id: Nullable(Type.String()), name: Type.String() },
+        { description: 'The shipping rate chosen at checkout, with its name then; null with the flat rate' },
+      ),
+    ),
+    tax_lines: Type.Array(TaxLine),
+    taxes_included: Type.Boolean({
+      description: 'The prices contain the tax (tax_amount is part of the total, not added to it)',
+    }),
     notes: Nullable(Type.String()),
     line_items: Type.Array(LineItem),
     fulfillments: Type.Array(

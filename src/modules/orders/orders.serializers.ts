@@ -16,6 +16,11 @@ function money(order: Pick<OrderRow, 'currency'>) {
   return (minor: number) => toDecimalNumber(minor, decimals);
 }
 
+/** The tax lines as every API shows them (the place they were charged for stays internal). */
+export function taxLinesOf(order: Pick<OrderRow, 'tax_lines'>, amount: (minor: number) => number) {
+  return (order.tax_lines ?? []).map((t) => ({ name: t.name, rate: t.rate, amount: amount(t.amount) }));
+}
+
 export function customerNameOf(order: OrderRow): string | null {
   const name = [order.customer_first_name, order.customer_last_name].filter(Boolean).join(' ');
   return name || null;
@@ -106,6 +111,11 @@ export function orderForMerchant({ order, lines, fulfillments }: OrderDetails) {
     payment_method: order.payment_method,
     customer: buyerOf(order),
     shipping_address: order.shipping_address,
+    shipping_method: order.shipping_method_name
+      ? { rate_id: order.shipping_rate_id, name: order.shipping_method_name }
+      : null,
+    tax_lines: taxLinesOf(order, amount),
+    taxes_included: order.taxes_included,
     notes: order.notes,
     line_items: lines.map((line) => lineItemForMerchant(line, amount)),
     fulfillments: fulfillments.map((f) => ({
@@ -161,6 +171,11 @@ export function orderForCustomer({ order, lines, fulfillments }: OrderDetails) {
     paymentMethod: order.payment_method,
     email: order.customer_email,
     shippingAddress: addressForCustomer(order.shipping_address),
+    shippingMethod: order.shipping_method_name
+      ? { rateId: order.shipping_rate_id, name: order.shipping_method_name }
+      : null,
+    taxLines: taxLinesOf(order, amount),
+    taxesIncluded: order.taxes_included,
     lineItems: lines.map((line) => ({
       id: line.id,
       productId: line.product_id,
