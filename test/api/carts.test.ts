@@ -57,6 +57,11 @@ describe('POST /carts and GET /carts/{id}', () => {
       taxAmount: 0,
       total: 0,
       couponCode: null,
+      // Contract §12: the options once the cart has an address, the tax lines, taxes included.
+      shippingOptions: [],
+      shippingMethod: null,
+      taxLines: [],
+      taxesIncluded: false,
       email: null,
       shippingAddress: null,
       customerId: null,

@@ -144,7 +144,7 @@ export async function priceCart(
 ): Promise<PricedCart> {
   const { fields, prefetched } = input;
   const store = await deps.stores.getStore(storeId, executor);
-  const regions = await deps.regions.regionsOf(storeId);
+  const regions = await deps.regions.regionsOf(storeId, executor);
   const address = input.shippingAddress ?? null;
   if (input.requireAddress && !address && (regions.zones.length > 0 || regions.taxRegions.length > 0)) {
     const message = 'this store prices shipping and tax by destination: a shipping address is needed';

@@ -1,5 +1,5 @@
 import type { ChangeCounter } from '../../platform/change-counter.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, Executor } from '../../platform/db/database.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
 import { readStoreRegions } from './regions.reads.js';
 import type { RegionsPort, StoreRegions } from './regions.types.js';
@@ -35,7 +35,11 @@ export function createCachedRegions({
     refreshAheadMs: Math.min(REFRESH_AHEAD_MS, ttlMs / 2),
   });
   return {
-    regionsOf: (storeId) =>
-      cache.getOrLoad(`${storeId} ${changes.version(storeId)}`, () => readStoreRegions(db, storeId)),
+    // A load runs on the caller's executor when it gives one (the checkout's transaction): with
+    // every pool connection held by checkouts, a load waiting for one more would never start.
+    regionsOf: (storeId, executor?: Executor) =>
+      cache.getOrLoad(`${storeId} ${changes.version(storeId)}`, () =>
+        readStoreRegions(executor ?? db, storeId),
+      ),
   };
 }

@@ -1,5 +1,5 @@
 import type { ChangeCounter } from '../../platform/change-counter.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, Executor } from '../../platform/db/database.js';
 import { currencyDecimals } from '../../platform/money.js';
 import { createCachedRegions } from './regions.cache.js';
 import type { RegionsPort } from './regions.types.js';
@@ -33,7 +33,7 @@ export function createRegionsService({
   return {
     ...createZonesService(deps),
     ...createTaxRegionsService(deps),
-    regionsOf: (storeId: string) => regions.regionsOf(storeId),
+    regionsOf: (storeId: string, executor?: Executor) => regions.regionsOf(storeId, executor),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { Executor } from '../../platform/db/database.js';
+
 /**
  * What the one pricing path (orders/order-pricing) reads of a store's regions (contract §12), once
  * per store and cached: zones with their countries and rates, and tax regions. Amounts in minor
@@ -42,5 +44,10 @@ export interface StoreRegions {
 
 /** How the pricing path reads a store's regions: cached per store, invalidated on every change. */
 export interface RegionsPort {
-  regionsOf(storeId: string): Promise<StoreRegions>;
+  /**
+   * `executor`: where a miss is read (the caller's transaction, as stores.getStore does), so a
+   * checkout holding a connection never waits for a second one from the pool (200 parallel
+   * checkouts would otherwise hold every connection while each waits for one more).
+   */
+  regionsOf(storeId: string, executor?: Executor): Promise<StoreRegions>;
 }
