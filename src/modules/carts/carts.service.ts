@@ -312,7 +312,8 @@ export function createCartsService(deps: CartsDeps) {
               customerId: customerId ?? (await pricingCustomerOf(deps, tx, next)),
               strictCoupon: Boolean(code),
               shippingAddress: next.shipping_address,
-              shippingRateId: next.shipping_rate_id,
+              // A stored rate that the new address does not offer is dropped, not refused.
+              shippingRateId: input.shippingRateId === undefined ? null : next.shipping_rate_id,
               strictShipping,
             });
         }
