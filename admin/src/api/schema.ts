@@ -1124,6 +1124,18 @@ export interface components {
         country: string;
         phone?: string | null;
       } | null;
+      shipping_method: {
+        rate_id: string | null;
+        name: string;
+      } | null;
+      tax_lines: {
+        name: string;
+        /** @description A percentage, e.g. "7.25" */
+        rate: string;
+        amount: number;
+      }[];
+      /** @description The prices contain the tax (tax_amount is part of the total, not added to it) */
+      taxes_included: boolean;
       notes: string | null;
       line_items: {
         id: string;
@@ -1327,6 +1339,18 @@ export interface components {
         country: string;
         phone: string | null;
       } | null;
+      shippingMethod: {
+        rateId: string | null;
+        name: string;
+      } | null;
+      taxLines: {
+        name: string;
+        /** @description A percentage, e.g. "19" */
+        rate: string;
+        amount: number;
+      }[];
+      /** @description The prices contain the tax (not added to the total) */
+      taxesIncluded: boolean;
       lineItems: {
         id: string;
         productId: string | null;
@@ -5033,6 +5057,7 @@ export interface operations {
             country: string;
             phone?: string | null;
           } | null;
+          shipping_rate_id?: string | null;
           coupon_code?: string | null;
           notes?: string | null;
           payment_method?: string | null;

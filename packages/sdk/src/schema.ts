@@ -1491,6 +1491,18 @@ export interface components {
         country: string;
         phone?: string | null;
       } | null;
+      shipping_method: {
+        rate_id: string | null;
+        name: string;
+      } | null;
+      tax_lines: {
+        name: string;
+        /** @description A percentage, e.g. "7.25" */
+        rate: string;
+        amount: number;
+      }[];
+      /** @description The prices contain the tax (tax_amount is part of the total, not added to it) */
+      taxes_included: boolean;
       notes: string | null;
       line_items: {
         id: string;
@@ -1694,6 +1706,18 @@ export interface components {
         country: string;
         phone: string | null;
       } | null;
+      shippingMethod: {
+        rateId: string | null;
+        name: string;
+      } | null;
+      taxLines: {
+        name: string;
+        /** @description A percentage, e.g. "19" */
+        rate: string;
+        amount: number;
+      }[];
+      /** @description The prices contain the tax (not added to the total) */
+      taxesIncluded: boolean;
       lineItems: {
         id: string;
         productId: string | null;
@@ -5400,6 +5424,7 @@ export interface operations {
             country: string;
             phone?: string | null;
           } | null;
+          shipping_rate_id?: string | null;
           coupon_code?: string | null;
           notes?: string | null;
           payment_method?: string | null;
@@ -13436,6 +13461,26 @@ export interface operations {
               taxAmount: number;
               total: number;
               couponCode: string | null;
+              /** @description Cheapest first; empty for a store without zones or before an address is given */
+              shippingOptions: {
+                id: string;
+                name: string;
+                amount: number;
+                deliveryDaysMin: number | null;
+                deliveryDaysMax: number | null;
+              }[];
+              shippingMethod: {
+                rateId: string;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description Prices contain the tax: taxAmount is not added to the total */
+              taxesIncluded: boolean;
               email: string | null;
               shippingAddress: {
                 firstName?: string | null;
@@ -13896,6 +13941,7 @@ export interface operations {
             country: string;
             phone?: string | null;
           } | null;
+          shippingRateId?: string | null;
           couponCode?: string | null;
           /** @enum {string} */
           paymentMethod: 'manual' | 'test_card' | 'stripe';
@@ -13922,6 +13968,26 @@ export interface operations {
               taxAmount: number;
               total: number;
               couponCode: string | null;
+              /** @description Cheapest first; empty for a store without zones or before an address is given */
+              shippingOptions: {
+                id: string;
+                name: string;
+                amount: number;
+                deliveryDaysMin: number | null;
+                deliveryDaysMax: number | null;
+              }[];
+              shippingMethod: {
+                rateId: string;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description Prices contain the tax: taxAmount is not added to the total */
+              taxesIncluded: boolean;
               lineItems: {
                 productId: string;
                 variantId: string | null;
@@ -14070,6 +14136,7 @@ export interface operations {
             country: string;
             phone?: string | null;
           } | null;
+          shippingRateId?: string | null;
           couponCode?: string | null;
           /** @enum {string} */
           paymentMethod: 'manual' | 'test_card' | 'stripe';
@@ -14127,6 +14194,18 @@ export interface operations {
                 country: string;
                 phone: string | null;
               } | null;
+              shippingMethod: {
+                rateId: string | null;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description The prices contain the tax (not added to the total) */
+              taxesIncluded: boolean;
               lineItems: {
                 id: string;
                 productId: string | null;
@@ -14335,6 +14414,26 @@ export interface operations {
               taxAmount: number;
               total: number;
               couponCode: string | null;
+              /** @description Cheapest first; empty for a store without zones or before an address is given */
+              shippingOptions: {
+                id: string;
+                name: string;
+                amount: number;
+                deliveryDaysMin: number | null;
+                deliveryDaysMax: number | null;
+              }[];
+              shippingMethod: {
+                rateId: string;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description Prices contain the tax: taxAmount is not added to the total */
+              taxesIncluded: boolean;
               email: string | null;
               shippingAddress: {
                 firstName?: string | null;
@@ -14506,6 +14605,26 @@ export interface operations {
               taxAmount: number;
               total: number;
               couponCode: string | null;
+              /** @description Cheapest first; empty for a store without zones or before an address is given */
+              shippingOptions: {
+                id: string;
+                name: string;
+                amount: number;
+                deliveryDaysMin: number | null;
+                deliveryDaysMax: number | null;
+              }[];
+              shippingMethod: {
+                rateId: string;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description Prices contain the tax: taxAmount is not added to the total */
+              taxesIncluded: boolean;
               email: string | null;
               shippingAddress: {
                 firstName?: string | null;
@@ -14629,6 +14748,7 @@ export interface operations {
             phone?: string | null;
           } | null;
           couponCode?: string | null;
+          shippingRateId?: string | null;
         };
       };
     };
@@ -14666,6 +14786,26 @@ export interface operations {
               taxAmount: number;
               total: number;
               couponCode: string | null;
+              /** @description Cheapest first; empty for a store without zones or before an address is given */
+              shippingOptions: {
+                id: string;
+                name: string;
+                amount: number;
+                deliveryDaysMin: number | null;
+                deliveryDaysMax: number | null;
+              }[];
+              shippingMethod: {
+                rateId: string;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description Prices contain the tax: taxAmount is not added to the total */
+              taxesIncluded: boolean;
               email: string | null;
               shippingAddress: {
                 firstName?: string | null;
@@ -14845,6 +14985,26 @@ export interface operations {
               taxAmount: number;
               total: number;
               couponCode: string | null;
+              /** @description Cheapest first; empty for a store without zones or before an address is given */
+              shippingOptions: {
+                id: string;
+                name: string;
+                amount: number;
+                deliveryDaysMin: number | null;
+                deliveryDaysMax: number | null;
+              }[];
+              shippingMethod: {
+                rateId: string;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description Prices contain the tax: taxAmount is not added to the total */
+              taxesIncluded: boolean;
               email: string | null;
               shippingAddress: {
                 firstName?: string | null;
@@ -15017,6 +15177,26 @@ export interface operations {
               taxAmount: number;
               total: number;
               couponCode: string | null;
+              /** @description Cheapest first; empty for a store without zones or before an address is given */
+              shippingOptions: {
+                id: string;
+                name: string;
+                amount: number;
+                deliveryDaysMin: number | null;
+                deliveryDaysMax: number | null;
+              }[];
+              shippingMethod: {
+                rateId: string;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description Prices contain the tax: taxAmount is not added to the total */
+              taxesIncluded: boolean;
               email: string | null;
               shippingAddress: {
                 firstName?: string | null;
@@ -15196,6 +15376,26 @@ export interface operations {
               taxAmount: number;
               total: number;
               couponCode: string | null;
+              /** @description Cheapest first; empty for a store without zones or before an address is given */
+              shippingOptions: {
+                id: string;
+                name: string;
+                amount: number;
+                deliveryDaysMin: number | null;
+                deliveryDaysMax: number | null;
+              }[];
+              shippingMethod: {
+                rateId: string;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description Prices contain the tax: taxAmount is not added to the total */
+              taxesIncluded: boolean;
               email: string | null;
               shippingAddress: {
                 firstName?: string | null;
@@ -15390,6 +15590,18 @@ export interface operations {
                 country: string;
                 phone: string | null;
               } | null;
+              shippingMethod: {
+                rateId: string | null;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description The prices contain the tax (not added to the total) */
+              taxesIncluded: boolean;
               lineItems: {
                 id: string;
                 productId: string | null;
@@ -15475,6 +15687,18 @@ export interface operations {
                 country: string;
                 phone: string | null;
               } | null;
+              shippingMethod: {
+                rateId: string | null;
+                name: string;
+              } | null;
+              taxLines: {
+                name: string;
+                /** @description A percentage, e.g. "19" */
+                rate: string;
+                amount: number;
+              }[];
+              /** @description The prices contain the tax (not added to the total) */
+              taxesIncluded: boolean;
               lineItems: {
                 id: string;
                 productId: string | null;
