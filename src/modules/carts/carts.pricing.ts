@@ -1,5 +1,5 @@
 import type { Executor } from '../../platform/db/database.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError, invalidRequest } from '../../platform/http/errors.js';
 import type { CartProductFacts, ProductsService } from '../catalog/index.js';
 import type { CustomersService } from '../customers/index.js';
 import { type PricingDeps, priceCart, STOREFRONT_FIELDS } from '../orders/index.js';
@@ -172,4 +172,44 @@ export async function viewCart(
     taxesIncluded: store.prices_include_tax,
     couponCode: priced?.discount?.code ?? null,
   };
+}
+
+/**
+ * PATCH's checks, on the cart as the change would leave it (`next`): a new coupon, address or rate
+ * is priced against the cart now and refused with its reason (400 naming `couponCode`,
+ * `shippingAddress.country` or `shippingRateId`). A new address alone does not refuse a stored rate
+ * it does not offer: that rate is dropped when the cart is priced.
+ */
+export async function checkCartUpdate(
+  deps: CartPricingDeps,
+  executor: Executor,
+  next: CartRow,
+  contents: CartContents,
+  input: {
+    code: string | null | undefined;
+    /** Whether the change names an address, and the rate it names (undefined: none). */
+    shippingAddress: boolean;
+    rateId: string | null | undefined;
+    customerId: string | undefined;
+  },
+): Promise<void> {
+  const { code } = input;
+  const strictShipping = input.shippingAddress || Boolean(input.rateId);
+  if (!code && !strictShipping) return;
+  const view = await viewCart(deps, executor, { ...next, coupon_code: null }, contents);
+  if (view.lines.length === 0) {
+    if (!code && !input.rateId) return;
+    const field = code ? 'couponCode' : 'shippingRateId';
+    const message = 'the cart is empty: add items first';
+    throw invalidRequest(`${field}: ${message}`, [{ field, message }]);
+  }
+  await priceLines(deps, executor, next.store_id, {
+    items: view.lines.map((l) => l.item),
+    couponCode: code ?? next.coupon_code,
+    customerId: input.customerId ?? (await pricingCustomerOf(deps, executor, next)),
+    strictCoupon: Boolean(code),
+    shippingAddress: next.shipping_address,
+    shippingRateId: input.rateId === undefined ? null : next.shipping_rate_id,
+    strictShipping,
+  });
 }

@@ -19,11 +19,10 @@ import {
   availableLines,
   type CartContents,
   type CartPricingDeps,
+  checkCartUpdate,
   isAvailable,
   loadContents,
   type PricedCartView,
-  priceLines,
-  pricingCustomerOf,
   stockOf,
   viewCart,
 } from './carts.pricing.js';
@@ -57,6 +56,13 @@ const newCartId = () => randomBytes(24).toString('base64url');
 
 const refuse = (field: string, message: string) =>
   invalidRequest(`${field}: ${message}`, [{ field, message }]);
+
+export interface CartUpdate {
+  email?: string | null;
+  shippingAddress?: CartAddress | null;
+  couponCode?: string | null;
+  shippingRateId?: string | null;
+}
 
 export type CartChanges = Partial<
   Pick<repo.CartRow, 'email' | 'shipping_address' | 'coupon_code' | 'shipping_rate_id'>
@@ -280,17 +286,7 @@ export function createCartsService(deps: CartsDeps) {
      * PATCH /carts/{id}: e-mail, address, coupon. A coupon is priced against the cart now and
      * refused with the discounts module's reason (400) when it does not apply; null removes it.
      */
-    update(
-      ctx: RequestContext,
-      cartId: string,
-      input: {
-        email?: string | null;
-        shippingAddress?: CartAddress | null;
-        couponCode?: string | null;
-        shippingRateId?: string | null;
-      },
-      customerId?: string,
-    ) {
+    update(ctx: RequestContext, cartId: string, input: CartUpdate, customerId?: string) {
       return changeCart(ctx, cartId, customerId, async (tx, cart, contents) => {
         const changes: CartChanges = {};
         if (input.email !== undefined) changes.email = input.email;
@@ -298,25 +294,8 @@ export function createCartsService(deps: CartsDeps) {
           changes.shipping_address = input.shippingAddress ? withStoredCountry(input.shippingAddress) : null;
         if (input.shippingRateId !== undefined) changes.shipping_rate_id = input.shippingRateId;
         const code = input.couponCode === undefined ? undefined : input.couponCode?.trim() || null;
-        // A new coupon, address or rate is priced against the cart now: refused with its reason.
-        const strictShipping = Boolean(input.shippingAddress || input.shippingRateId);
-        if (code || strictShipping) {
-          const next = { ...cart, ...changes };
-          const view = await viewCart(deps, tx, { ...next, coupon_code: null }, contents);
-          if (view.lines.length === 0 && (code || input.shippingRateId))
-            throw refuse(code ? 'couponCode' : 'shippingRateId', 'the cart is empty: add items first');
-          if (view.lines.length > 0)
-            await priceLines(deps, tx, ctx.storeId, {
-              items: view.lines.map((l) => l.item),
-              couponCode: code ?? next.coupon_code,
-              customerId: customerId ?? (await pricingCustomerOf(deps, tx, next)),
-              strictCoupon: Boolean(code),
-              shippingAddress: next.shipping_address,
-              // A stored rate that the new address does not offer is dropped, not refused.
-              shippingRateId: input.shippingRateId === undefined ? null : next.shipping_rate_id,
-              strictShipping,
-            });
-        }
+        const given = { code, shippingAddress: Boolean(input.shippingAddress), rateId: input.shippingRateId };
+        await checkCartUpdate(deps, tx, { ...cart, ...changes }, contents, { ...given, customerId });
         if (code !== undefined) changes.coupon_code = code;
         return { changes };
       });
