@@ -257,16 +257,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     holdMinutes: config.paymentHoldMinutes,
     logger: deps.logger,
   });
-  const checkout = createCheckoutService({
-    db,
-    stores,
-    products,
-    discounts,
-    regions,
-    customers,
-    orders,
-    payments,
-  });
+  // What the one pricing path (orders' priceCart) reads, for checkout and carts.
+  const pricing = { stores, products, discounts, regions };
+  const checkout = createCheckoutService({ db, ...pricing, customers, orders, payments });
   const services: Services = {
     stores,
     customers,
@@ -276,7 +269,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     discounts,
     orders,
     checkout,
-    carts: createCartsService({ db, stores, products, discounts, regions, customers, checkout }),
+    carts: createCartsService({ db, ...pricing, customers, checkout }),
     payments,
     regions,
     accounts,
