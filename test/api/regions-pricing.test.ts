@@ -371,4 +371,34 @@ describe('edits', () => {
     });
     expect((await api.patch(`/api/v1/tax-regions/${vatId}`, { rate: '19' })).statusCode).toBe(200);
   });
+
+  it('a paid order edited down owes the buyer the difference; refunding it leaves the tax as edited', async () => {
+    // 40.00 of mugs, Standard 7.00 (no letter above 30.00): 7.60 + 1.33 of VAT.
+    const res = await checkout([mug(2)], { paymentMethod: 'test_card', cardToken: 'tok_visa' });
+    expect(res.statusCode, res.body).toBe(201);
+    const placed = res.json().data;
+    expect(placed).toMatchObject({ total: 55.93, taxAmount: 8.93, paymentStatus: 'paid' });
+    const edit = await api.post(`/api/v1/orders/${placed.id}/edit-items`, {
+      update_quantity: [{ item_id: placed.lineItems[0].id, new_quantity: 1 }],
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+    const edited = (await api.get(`/api/v1/orders/${placed.id}`)).json().data;
+    expect(edited).toMatchObject({
+      tax_amount: 5.13,
+      total: 32.13,
+      balance_due: -23.8,
+      payment_status: 'refund_due',
+      tax_lines: [{ name: 'VAT', rate: '19', amount: 5.13 }],
+    });
+    const refund = await api.post(`/api/v1/orders/${placed.id}/refunds`, { amount: '23.80' });
+    expect(refund.statusCode, refund.body).toBe(201);
+    const after = (await api.get(`/api/v1/orders/${placed.id}`)).json().data;
+    expect(after).toMatchObject({
+      amount_refunded: 23.8,
+      tax_amount: 5.13,
+      total: 32.13,
+      tax_lines: edited.tax_lines,
+      shipping_method: edited.shipping_method,
+    });
+  });
 });
