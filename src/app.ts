@@ -215,12 +215,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   // Stripe accounts are shared by the refund gateway (inside orders) and the payments service.
   const stripeAccounts = createStripeAccounts({ appSecret: appSecretOf(config), api: config.stripe });
+  // What the one pricing path (orders' priceCart) reads, for orders, checkout and carts.
+  const pricing = { stores, products, discounts, regions };
   const orders = createOrdersService({
     db,
-    stores,
-    products,
-    discounts,
-    regions,
+    ...pricing,
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
@@ -257,8 +256,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     holdMinutes: config.paymentHoldMinutes,
     logger: deps.logger,
   });
-  // What the one pricing path (orders' priceCart) reads, for checkout and carts.
-  const pricing = { stores, products, discounts, regions };
   const checkout = createCheckoutService({ db, ...pricing, customers, orders, payments });
   const services: Services = {
     stores,

@@ -43,8 +43,8 @@ beforeAll(async () => {
   });
   mug = (await createProduct(api, { name: 'Mug', price: '20.00', inventory: 1000 })).id;
   anvil = (await createProduct(api, { name: 'Anvil', price: '50.00', inventory: 1000 })).id;
-  await setProductFacts(app, storeId, mug, { weight_grams: 500 });
-  await setProductFacts(app, storeId, anvil, { weight_grams: 6000 });
+  await setProductFacts(api, mug, { weight_grams: 500 });
+  await setProductFacts(api, anvil, { weight_grams: 6000 });
   const s = { app, api, storeId };
   eu = await createZone(s, {
     name: 'EU',

@@ -59,9 +59,9 @@ beforeAll(async () => {
   products.mug = (await createProduct(api, { name: 'Mug', price: '20.00', inventory: 1000 })).id;
   products.book = (await createProduct(api, { name: 'Book', price: '10.00', inventory: 1000 })).id;
   products.anvil = (await createProduct(api, { name: 'Anvil', price: '50.00', inventory: 1000 })).id;
-  await setProductFacts(app, storeId, products.mug, { weight_grams: 500 });
-  await setProductFacts(app, storeId, products.book, { weight_grams: 2000, taxable: false });
-  await setProductFacts(app, storeId, products.anvil, { weight_grams: 6000 });
+  await setProductFacts(api, products.mug, { weight_grams: 500 });
+  await setProductFacts(api, products.book, { weight_grams: 2000, taxable: false });
+  await setProductFacts(api, products.anvil, { weight_grams: 6000 });
   eu = await createZone(s, {
     name: 'EU',
     countries: ['DE', 'AT'],
@@ -80,7 +80,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const rateId = (name: string) => eu.rates.find((r) => r.name === name)?.id as string;
-type Item = { productId: string; quantity: number };
+type Item = { productId: string; variantId?: string; quantity: number };
 const mug = (quantity = 1): Item => ({ productId: products.mug, quantity });
 const book = (quantity = 1): Item => ({ productId: products.book, quantity });
 const anvil = (quantity = 1): Item => ({ productId: products.anvil, quantity });
@@ -137,6 +137,26 @@ describe('shipping options of the zone', () => {
     const free = await quote([anvil(2)]);
     expect(options(free)).toEqual(['Standard 0', 'Express 15', 'Heavy 25']);
     expect(free.json().data).toMatchObject({ shippingAmount: 0, taxAmount: 19, total: 119 });
+  });
+
+  it("a variant's own weight counts, else its product's", async () => {
+    const body = {
+      name: 'Crate',
+      price: '20.00',
+      weight_grams: 800,
+      options: [{ name: 'Size', values: ['S', 'L'] }],
+      variants: [
+        { options: { Size: 'S' }, inventory: 10 },
+        { options: { Size: 'L' }, inventory: 10, weight_grams: 6000 },
+      ],
+    };
+    const made = await api.post('/api/v1/products', body);
+    expect(made.statusCode, made.body).toBe(201);
+    const [small, large] = made.json().data.variants;
+    const at = (variantId: string) => quote([{ productId: made.json().data.id, variantId, quantity: 1 }]);
+    // S weighs the product's 800 g: still a letter; L weighs 6 kg: heavy, no letter.
+    expect(options(await at(small.id))).toEqual(['Letter 4', 'Standard 7', 'Express 15']);
+    expect(options(await at(large.id))).toEqual(['Standard 7', 'Express 15', 'Heavy 25']);
   });
 
   it('a free_shipping discount makes every option free', async () => {
@@ -267,7 +287,7 @@ describe('tax by region', () => {
 
   it('with prices including tax, the tax is contained in the total, not added', async () => {
     const eu2 = await newStore();
-    await setPricesIncludeTax(app, eu2.storeId, true);
+    await setPricesIncludeTax(eu2.api, true);
     await createZone(eu2, { name: 'DE', countries: ['DE'], rates: [{ name: 'DHL', price: '7.00' }] });
     await createTaxRegion(eu2, { country: 'DE', name: 'MwSt', rate: '19', shipping_taxable: true });
     const p = await createProduct(eu2.api, { price: '11.90', inventory: 10 });

@@ -1,4 +1,3 @@
-import type { TestApp as App } from './app.js';
 import type { Client } from './catalog-factories.js';
 
 /** A rate as §12 writes it: amounts as decimal strings of the store's currency. */
@@ -41,28 +40,18 @@ export async function createTaxRegion(
   return res.json().data;
 }
 
-/** A product's weight and taxability (until the products API takes them). */
+/** PATCH /api/v1/products/{id}: a product's weight and taxability. */
 export async function setProductFacts(
-  app: App,
-  storeId: string,
+  api: Client,
   productId: string,
   facts: { weight_grams?: number; taxable?: boolean },
 ) {
-  await app.database.db
-    .updateTable('products')
-    .set(facts)
-    .where('store_id', '=', storeId)
-    .where('id', '=', productId)
-    .execute();
+  const res = await api.patch(`/api/v1/products/${productId}`, facts);
+  if (res.statusCode !== 200) throw new Error(`product patch answered ${res.statusCode}: ${res.body}`);
 }
 
-/** The store's "prices include tax" setting (until PATCH /api/v1/store takes it). */
-export async function setPricesIncludeTax(app: App, storeId: string, included: boolean) {
-  await app.database.db
-    .updateTable('stores')
-    .set({ prices_include_tax: included })
-    .where('id', '=', storeId)
-    .execute();
-  // Any settings change drops the store from the services' cache.
-  await app.services.stores.updateSettings(storeId, { name: 'Test Store' });
+/** PATCH /api/v1/store: the store's "prices include tax" setting. */
+export async function setPricesIncludeTax(api: Client, included: boolean) {
+  const res = await api.patch('/api/v1/store', { prices_include_tax: included });
+  if (res.statusCode !== 200) throw new Error(`store patch answered ${res.statusCode}: ${res.body}`);
 }
