@@ -1,5 +1,5 @@
 import type { StorefrontCart } from '../modules/carts/index.js';
-import { COUNTRIES } from './countries.js';
+import { isCountryCode, subdivisionsOf } from '../platform/iso3166.js';
 import { textField } from './forms.js';
 
 /** The checkout's contact and shipping form, as typed (redrawn as typed when refused). */
@@ -47,7 +47,18 @@ const LABELS: Record<keyof DetailsValues, string> = {
 
 /** A plausible address: something@domain.tld, no spaces (the mail server has the last word). */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const KNOWN_COUNTRIES = new Set(COUNTRIES.map((c) => c.code));
+
+/**
+ * The region as the pricing path matches it: a subdivision's English name, as the form's list
+ * offers it ("California"), becomes its code after the hyphen ("CA"), so a state's tax applies to
+ * what the buyer picked or typed; anything else stays as typed (docs/decisions.md).
+ */
+export function regionCode(country: string, region: string): string {
+  const typed = region.trim().toLowerCase();
+  if (!typed) return region;
+  const match = subdivisionsOf(country).find((s) => s.name.toLowerCase() === typed);
+  return match ? match.code.slice(match.code.indexOf('-') + 1) : region;
+}
 
 /** The values the form starts with: what the cart already holds. */
 export function detailsOfCart(cart: StorefrontCart): DetailsValues {
@@ -72,6 +83,7 @@ export function parseDetails(form: Record<string, string>) {
     (Object.keys(FIELDS) as (keyof DetailsValues)[]).map((name) => [name, textField(form, name)]),
   ) as unknown as DetailsValues;
   values.country = values.country.toUpperCase();
+  values.region = regionCode(values.country, values.region);
   const errors: DetailsErrors = {};
   for (const [name, [required, max]] of Object.entries(FIELDS) as [
     keyof DetailsValues,
@@ -85,7 +97,7 @@ export function parseDetails(form: Record<string, string>) {
   }
   if (!errors.email && !EMAIL.test(values.email))
     errors.email = 'Enter an e-mail address like name@example.com.';
-  if (!errors.country && !KNOWN_COUNTRIES.has(values.country)) errors.country = 'Choose a country.';
+  if (!errors.country && !isCountryCode(values.country)) errors.country = 'Choose a country.';
   const ok = Object.keys(errors).length === 0;
   const optional = (value: string) => value || null;
   const update = ok

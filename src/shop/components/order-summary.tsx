@@ -1,5 +1,12 @@
 import { formatMoney } from '../money.js';
 
+/** A tax of the address, as the pricing path names it: "VAT", "19" (a percentage), its amount. */
+export interface TaxLineData {
+  name: string;
+  rate: string;
+  amount: number;
+}
+
 /** What the cart, the checkout and the order all show the same way (their fields share names). */
 export interface TotalsData {
   currency: string;
@@ -9,11 +16,27 @@ export interface TotalsData {
   shippingAmount: number;
   taxAmount: number;
   total: number;
+  /** The shipping rate chosen (stores with zones); null or absent: the store's flat rate. */
+  shippingMethod?: { name: string } | null;
+  /** The taxes of the address (stores with tax regions); empty or absent: one "Tax" row. */
+  taxLines?: TaxLineData[];
+  /** Whether the prices contain the taxes (then they are shown under the total, not added). */
+  taxesIncluded?: boolean;
+  /** Orders only: what was refunded of them. */
+  amountRefunded?: number;
 }
 
-/** Subtotal, discount (with its coupon), shipping, tax and total, as a description list. */
+/** "VAT 19 %": a no-break space keeps the number and its sign together. */
+export const taxLabel = (line: TaxLineData) => `${line.name} ${line.rate}\u00a0%`;
+
+/**
+ * Subtotal, discount (with its coupon), shipping (with its method), the taxes and the total, as a
+ * description list; taxes that prices include follow the total as "incl. VAT 19 %", not added to it.
+ */
 export function Totals({ totals }: { totals: TotalsData }) {
   const money = (amount: number) => formatMoney(amount, totals.currency);
+  const taxLines = totals.taxLines ?? [];
+  const included = Boolean(totals.taxesIncluded) && taxLines.length > 0;
   return (
     <dl className="order-totals">
       <div>
@@ -27,17 +50,45 @@ export function Totals({ totals }: { totals: TotalsData }) {
         </div>
       ) : null}
       <div>
-        <dt>Shipping</dt>
+        <dt>
+          Shipping
+          {totals.shippingMethod ? (
+            <span className="order-totals__method"> ({totals.shippingMethod.name})</span>
+          ) : null}
+        </dt>
         <dd>{totals.shippingAmount === 0 ? 'Free' : money(totals.shippingAmount)}</dd>
       </div>
-      <div>
-        <dt>Tax</dt>
-        <dd>{money(totals.taxAmount)}</dd>
-      </div>
+      {taxLines.length === 0 ? (
+        <div>
+          <dt>Tax</dt>
+          <dd>{money(totals.taxAmount)}</dd>
+        </div>
+      ) : included ? null : (
+        taxLines.map((line) => (
+          <div key={taxLabel(line)}>
+            <dt>{taxLabel(line)}</dt>
+            <dd>{money(line.amount)}</dd>
+          </div>
+        ))
+      )}
       <div className="order-totals__total">
         <dt>Total</dt>
         <dd>{money(totals.total)}</dd>
       </div>
+      {included
+        ? taxLines.map((line) => (
+            <div key={taxLabel(line)} className="order-totals__included">
+              <dt>incl. {taxLabel(line)}</dt>
+              <dd>{money(line.amount)}</dd>
+            </div>
+          ))
+        : null}
+      {totals.amountRefunded ? (
+        <div>
+          <dt>Refunded</dt>
+          <dd>{money(totals.amountRefunded)}</dd>
+        </div>
+      ) : null}
     </dl>
   );
 }

@@ -1,7 +1,8 @@
 import type { orderForCustomer } from '../../modules/orders/index.js';
+import { countryName } from '../../platform/iso3166.js';
 import { webUrlOf } from '../../platform/web-url.js';
 import { AccountLayout, Facts, formatDate, StatusPill } from '../components/account-layout.js';
-import { AddressLines } from '../components/order-summary.js';
+import { AddressLines, Totals } from '../components/order-summary.js';
 import { formatMoney } from '../money.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
@@ -49,19 +50,6 @@ function Shipments({ order }: { order: AccountOrder }) {
 export function AccountOrderPage({ shop, order }: { shop: ShopContext; order: AccountOrder }) {
   const money = (amount: number) => formatMoney(amount, order.currency);
   const address = order.shippingAddress;
-  const totals: [string, number][] = [
-    ['Subtotal', order.subtotal],
-    ...(order.discountAmount > 0
-      ? [
-          [`Discount${order.couponCode ? ` (${order.couponCode})` : ''}`, -order.discountAmount] as [
-            string,
-            number,
-          ],
-        ]
-      : []),
-    ['Shipping', order.shippingAmount],
-    ['Tax', order.taxAmount],
-  ];
   return (
     <AccountLayout
       shop={shop}
@@ -99,16 +87,7 @@ export function AccountOrderPage({ shop, order }: { shop: ShopContext; order: Ac
               </li>
             ))}
           </ul>
-          <Facts
-            className="totals"
-            facts={[
-              ...totals.map(([label, amount]) => ({ label, value: money(amount) })),
-              { label: 'Total', value: money(order.total), className: 'totals__grand' },
-              ...(order.amountRefunded > 0
-                ? [{ label: 'Refunded', value: money(order.amountRefunded) }]
-                : []),
-            ]}
-          />
+          <Totals totals={order} />
         </section>
         <div className="order-detail__side">
           <section className="card" aria-labelledby="order-shipping">
@@ -118,7 +97,7 @@ export function AccountOrderPage({ shop, order }: { shop: ShopContext; order: Ac
           {address ? (
             <section className="card" aria-labelledby="order-address">
               <h2 id="order-address">Delivery address</h2>
-              <AddressLines address={{ ...address, phone: null }} countryName={(code) => code} />
+              <AddressLines address={{ ...address, phone: null }} countryName={countryName} />
             </section>
           ) : null}
         </div>

@@ -1,9 +1,10 @@
 import type { StorefrontCart } from '../../modules/carts/index.js';
 import type { PaymentMethod } from '../../modules/payments/index.js';
-import type { DetailsErrors, DetailsValues } from '../checkout-form.js';
+import { countryName } from '../../platform/iso3166.js';
+import { DefaultSubmit, type Details, DetailsFields, DetailsForm } from '../components/checkout-details.js';
 import { Frame } from '../components/frame.js';
 import { AddressLines, SummaryLines, Totals } from '../components/order-summary.js';
-import { COUNTRIES, countryName } from '../countries.js';
+import { type ShippingChoice, ShippingOptions } from '../components/shipping-options.js';
 import { formatMoney } from '../money.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 
@@ -12,116 +13,57 @@ export interface CheckoutPageProps {
   cart: StorefrontCart;
   /** The payment methods this shop offers here, in the order shown. */
   methods: PaymentMethod[];
-  details: { values: DetailsValues; errors: DetailsErrors };
+  details: Details;
+  /** Shipping to the country entered, for a store with zones; null: the flat rate, nothing to choose. */
+  shipping: ShippingChoice | null;
   /** Why placing the order was refused (declined card, stock gone…). */
   paymentError?: string;
   chosen?: { method: string; cardToken: string };
 }
 
-interface FieldProps {
-  name: keyof DetailsValues;
-  label: string;
-  details: CheckoutPageProps['details'];
-  autoComplete: string;
-  type?: string;
-  optional?: boolean;
-  className?: string;
-}
-
-function Field({ name, label, details, autoComplete, type = 'text', optional, className }: FieldProps) {
-  const id = `checkout-${name}`;
-  const error = details.errors[name];
-  return (
-    <div className={`field ${className ?? ''}`}>
-      <label htmlFor={id}>
-        {label} {optional ? <span className="muted">(optional)</span> : null}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        required={!optional}
-        defaultValue={details.values[name]}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="field-error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+/**
+ * Step 1 once the cart has the details: what they are, a way to change them and, with zones, the
+ * shipping options of the address (one form, so a change of method is one click without script).
+ */
+function ShipTo({ shop, cart, details, shipping }: Omit<CheckoutPageProps, 'methods'>) {
+  const address = cart.shippingAddress;
+  if (!address) return null;
+  const summary = (
+    <>
+      <p>
+        <strong>Contact</strong> {cart.email}
+      </p>
+      <p>
+        <strong>Ship to</strong>
+      </p>
+      <AddressLines address={address} countryName={countryName} />
+    </>
   );
-}
-
-function DetailsForm({ shop, details }: Pick<CheckoutPageProps, 'shop' | 'details'>) {
-  const errors = Object.values(details.errors);
-  const countryError = details.errors.country;
+  if (!shipping)
+    return (
+      <div className="checkout-ship-to">
+        {summary}
+        <details className="checkout-change">
+          <summary>Change contact or address</summary>
+          <DetailsForm shop={shop} details={details} shipping={null} currency={cart.currency} />
+        </details>
+      </div>
+    );
   return (
-    <form method="post" action={shopHref(shop, '/checkout/details')} noValidate>
-      {errors.length > 0 ? (
-        <div className="notice notice--error" role="alert">
-          <p>Please check the highlighted fields:</p>
-          <ul>
-            {errors.map((error) => (
-              <li key={error}>{error}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
-      <Field name="email" label="E-mail" type="email" autoComplete="email" details={details} />
-      <div className="field-row">
-        <Field name="firstName" label="First name" autoComplete="given-name" details={details} />
-        <Field name="lastName" label="Last name" autoComplete="family-name" details={details} />
+    <form method="post" action={shopHref(shop, '/checkout/details')} noValidate data-checkout-details="">
+      <DefaultSubmit />
+      <div className="checkout-ship-to">
+        {summary}
+        <details className="checkout-change">
+          <summary>Change contact or address</summary>
+          <DetailsFields details={details} shipping={shipping} />
+          <button type="submit">Continue to payment</button>
+        </details>
       </div>
-      <Field name="phone" label="Phone" type="tel" autoComplete="tel" optional details={details} />
-      <Field name="line1" label="Address" autoComplete="address-line1" details={details} />
-      <Field
-        name="line2"
-        label="Apartment, suite, etc."
-        autoComplete="address-line2"
-        optional
-        details={details}
-      />
-      <div className="field-row">
-        <Field name="city" label="City" autoComplete="address-level2" details={details} />
-        <Field
-          name="region"
-          label="State / region"
-          autoComplete="address-level1"
-          optional
-          details={details}
-        />
-      </div>
-      <div className="field-row">
-        <Field name="postalCode" label="Postal code" autoComplete="postal-code" details={details} />
-        <div className="field">
-          <label htmlFor="checkout-country">Country</label>
-          <select
-            id="checkout-country"
-            name="country"
-            autoComplete="country"
-            required
-            defaultValue={details.values.country}
-            aria-invalid={countryError ? true : undefined}
-            aria-describedby={countryError ? 'checkout-country-error' : undefined}
-          >
-            <option value="">Choose a country</option>
-            {COUNTRIES.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-          {countryError ? (
-            <p id="checkout-country-error" className="field-error">
-              {countryError}
-            </p>
-          ) : null}
-        </div>
-      </div>
-      <button type="submit">Continue to payment</button>
+      <ShippingOptions choice={shipping} currency={cart.currency} />
+      <button type="submit" className="secondary" data-shipping-save="">
+        Use this shipping method
+      </button>
     </form>
   );
 }
@@ -194,7 +136,8 @@ function PaymentForm({ shop, cart, methods, chosen, paymentError }: Omit<Checkou
  */
 export function CheckoutPage(props: CheckoutPageProps) {
   const { shop, cart } = props;
-  const ready = Boolean(cart.email && cart.shippingAddress);
+  // A country the store does not ship to takes no payment (the form says so next to the country).
+  const ready = Boolean(cart.email && cart.shippingAddress) && !props.shipping?.refused;
   // The details form stays open until the cart has them, and whenever they were just refused.
   const editing = !ready || Object.keys(props.details.errors).length > 0;
   return (
@@ -213,21 +156,14 @@ export function CheckoutPage(props: CheckoutPageProps) {
               Contact and shipping
             </h2>
             {editing || !cart.shippingAddress ? (
-              <DetailsForm shop={shop} details={props.details} />
+              <DetailsForm
+                shop={shop}
+                details={props.details}
+                shipping={props.shipping}
+                currency={cart.currency}
+              />
             ) : (
-              <div className="checkout-ship-to">
-                <p>
-                  <strong>Contact</strong> {cart.email}
-                </p>
-                <p>
-                  <strong>Ship to</strong>
-                </p>
-                <AddressLines address={cart.shippingAddress} countryName={countryName} />
-                <details className="checkout-change">
-                  <summary>Change contact or address</summary>
-                  <DetailsForm shop={shop} details={props.details} />
-                </details>
-              </div>
+              <ShipTo {...props} />
             )}
           </section>
           <section className="checkout-step" id="payment" aria-labelledby="checkout-payment">
@@ -243,6 +179,11 @@ export function CheckoutPage(props: CheckoutPageProps) {
               ) : (
                 <p className="notice notice--error">This shop takes no payments at the moment.</p>
               )
+            ) : props.shipping?.refused ? (
+              <p className="muted">
+                We don't ship to {countryName(props.shipping.country)} yet: choose another country to
+                continue.
+              </p>
             ) : (
               <p className="muted">
                 Enter your contact and shipping details first: then you choose how to pay.

@@ -1,7 +1,7 @@
 import type { orderForCustomer } from '../../modules/orders/index.js';
+import { countryName } from '../../platform/iso3166.js';
 import { Frame } from '../components/frame.js';
 import { AddressLines, SummaryLines, Totals } from '../components/order-summary.js';
-import { countryName } from '../countries.js';
 import { formatMoney } from '../money.js';
 import { type ShopContext, shopHref } from '../shop-context.js';
 

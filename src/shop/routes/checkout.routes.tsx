@@ -64,6 +64,7 @@ export async function checkoutRoutes(app: FastifyInstance, deps: ShopDeps) {
         cart={cart}
         methods={await offeredMethods(shop)}
         details={options.details ?? { values: detailsOfCart(cart), errors: {} }}
+        shipping={null}
         paymentError={options.paymentError}
         chosen={options.chosen}
       />
