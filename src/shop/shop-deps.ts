@@ -5,6 +5,7 @@ import type { CustomerAccountsService } from '../modules/customer-accounts/index
 import type { CustomersService } from '../modules/customers/index.js';
 import type { OrdersService } from '../modules/orders/index.js';
 import type { PaymentsService } from '../modules/payments/index.js';
+import type { RegionsPort } from '../modules/regions/index.js';
 import type { StoresService } from '../modules/stores/index.js';
 import type { WishlistService } from '../modules/wishlist/index.js';
 import type { ChangeCounter } from '../platform/change-counter.js';
@@ -24,6 +25,8 @@ export interface ShopDeps {
   customers: CustomersService;
   orders: OrdersService;
   wishlist: WishlistService;
+  /** Zones and tax regions, cached per store: whether the checkout offers shipping options. */
+  regions: RegionsPort;
   customerAuth: CustomerAuthOptions;
   trustedOrigins: TrustedOrigins;
   publicUrl: string;

@@ -23,6 +23,7 @@ export default defineConfig({
         shop: path.join(import.meta.dirname, 'shop.ts'),
         cart: path.join(import.meta.dirname, 'cart.ts'),
         checkout: path.join(import.meta.dirname, 'checkout.ts'),
+        shipping: path.join(import.meta.dirname, 'shipping.ts'),
         product: path.join(import.meta.dirname, 'product.ts'),
       },
     },

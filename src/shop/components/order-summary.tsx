@@ -26,17 +26,28 @@ export interface TotalsData {
   amountRefunded?: number;
 }
 
-/** "VAT 19 %": a no-break space keeps the number and its sign together. */
-export const taxLabel = (line: TaxLineData) => `${line.name} ${line.rate}\u00a0%`;
+/**
+ * "VAT 19 %" (a no-break space keeps the number and its sign together). The store-wide rate of a
+ * store without tax regions is one line the pricing path names "Tax": it stays the row "Tax" the
+ * shop has always shown.
+ */
+export const taxLabel = (line: TaxLineData) =>
+  line.name === 'Tax' ? 'Tax' : `${line.name} ${line.rate}\u00a0%`;
+
+/** What shipping and tax say before the address they are priced for is known. */
+export const BY_ADDRESS = 'Calculated from your address';
 
 /**
  * Subtotal, discount (with its coupon), shipping (with its method), the taxes and the total, as a
  * description list; taxes that prices include follow the total as "incl. VAT 19 %", not added to it.
+ * `byAddress`: the store prices shipping and tax by destination and none is known yet, so neither
+ * is shown as an amount (0 would read as free shipping).
  */
-export function Totals({ totals }: { totals: TotalsData }) {
+export function Totals({ totals, byAddress = false }: { totals: TotalsData; byAddress?: boolean }) {
   const money = (amount: number) => formatMoney(amount, totals.currency);
   const taxLines = totals.taxLines ?? [];
   const included = Boolean(totals.taxesIncluded) && taxLines.length > 0;
+  const shipping = totals.shippingAmount === 0 ? 'Free' : money(totals.shippingAmount);
   return (
     <dl className="order-totals">
       <div>
@@ -56,13 +67,15 @@ export function Totals({ totals }: { totals: TotalsData }) {
             <span className="order-totals__method"> ({totals.shippingMethod.name})</span>
           ) : null}
         </dt>
-        <dd>{totals.shippingAmount === 0 ? 'Free' : money(totals.shippingAmount)}</dd>
+        <dd>{byAddress ? BY_ADDRESS : shipping}</dd>
       </div>
       {taxLines.length === 0 ? (
-        <div>
-          <dt>Tax</dt>
-          <dd>{money(totals.taxAmount)}</dd>
-        </div>
+        byAddress && totals.taxesIncluded ? null : (
+          <div>
+            <dt>Tax</dt>
+            <dd>{byAddress ? BY_ADDRESS : money(totals.taxAmount)}</dd>
+          </div>
+        )
       ) : included ? null : (
         taxLines.map((line) => (
           <div key={taxLabel(line)}>

@@ -20,8 +20,8 @@ export interface ShippingChoice {
   options: ShippingOptionData[];
   /** The option checked: the cart's (or the one just posted), else the cheapest. */
   selected: string | null;
-  /** The store does not ship to `country`. */
-  refused: boolean;
+  /** Why nothing can be shipped to `country` ("We don't ship to Brazil yet."); null when it can. */
+  refused: string | null;
 }
 
 const days = (n: number) => `${n} business ${n === 1 ? 'day' : 'days'}`;

@@ -18,6 +18,8 @@ export interface CartPageProps {
   notice?: CartNotice;
   /** Why the coupon just entered does not apply, and the code as entered. */
   coupon?: { error: string; code: string };
+  /** Shipping and tax wait for an address (a store with zones or tax regions). */
+  byAddress?: boolean;
 }
 
 type CartLine = StorefrontCart['items'][number];
@@ -120,7 +122,7 @@ function CouponForm({
 }
 
 /** The cart: its lines with quantities to change, a coupon, the totals and the way to checkout. */
-export function CartPage({ shop, cart, notice, coupon }: CartPageProps) {
+export function CartPage({ shop, cart, notice, coupon, byAddress }: CartPageProps) {
   const lines = cart?.items ?? [];
   const blocked = lines.some((line) => !line.inStock);
   return (
@@ -174,7 +176,7 @@ export function CartPage({ shop, cart, notice, coupon }: CartPageProps) {
           <aside className="summary-card" aria-labelledby="cart-summary">
             <h2 id="cart-summary">Order summary</h2>
             <CouponForm shop={shop} cart={cart} coupon={coupon} />
-            <Totals totals={cart} />
+            <Totals totals={cart} byAddress={byAddress} />
             {blocked ? (
               <p className="notice notice--error">Some items are not in stock in the quantity you chose.</p>
             ) : (

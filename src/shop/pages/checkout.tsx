@@ -16,6 +16,8 @@ export interface CheckoutPageProps {
   details: Details;
   /** Shipping to the country entered, for a store with zones; null: the flat rate, nothing to choose. */
   shipping: ShippingChoice | null;
+  /** Shipping and tax wait for an address (a store with zones or tax regions, a cart without one). */
+  byAddress?: boolean;
   /** Why placing the order was refused (declined card, stock gone…). */
   paymentError?: string;
   chosen?: { method: string; cardToken: string };
@@ -143,7 +145,12 @@ export function CheckoutPage(props: CheckoutPageProps) {
   return (
     <Frame
       shop={shop}
-      meta={{ title: 'Checkout', description: `Checkout at ${shop.store.name}.`, noindex: true }}
+      meta={{
+        title: 'Checkout',
+        description: `Checkout at ${shop.store.name}.`,
+        noindex: true,
+        islands: props.shipping ? ['shipping'] : [],
+      }}
     >
       <h1>Checkout</h1>
       <div className="checkout-layout">
@@ -180,10 +187,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
                 <p className="notice notice--error">This shop takes no payments at the moment.</p>
               )
             ) : props.shipping?.refused ? (
-              <p className="muted">
-                We don't ship to {countryName(props.shipping.country)} yet: choose another country to
-                continue.
-              </p>
+              <p className="muted">{props.shipping.refused} Payment opens once we can ship your order.</p>
             ) : (
               <p className="muted">
                 Enter your contact and shipping details first: then you choose how to pay.
@@ -194,7 +198,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
         <aside className="summary-card" aria-labelledby="checkout-summary">
           <h2 id="checkout-summary">Order summary</h2>
           <SummaryLines lines={cart.items} currency={cart.currency} />
-          <Totals totals={cart} />
+          <Totals totals={cart} byAddress={props.byAddress} />
           <p>
             <a href={shopHref(shop, '/cart')}>Edit cart</a>
           </p>

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { cartForStorefront } from '../../modules/carts/index.js';
 import type { AppError } from '../../platform/http/errors.js';
 import { type CartView, cartOfRequest, setCartCookie } from '../cart-session.js';
+import { pricedByAddress } from '../checkout-shipping.js';
 import { formOf, intField, isNotFound, isShopperError, reasonOf, textField } from '../forms.js';
 import { type CartNotice, CartPage, type CartPageProps } from '../pages/cart.js';
 import { sendPage } from '../render.js';
@@ -50,16 +51,19 @@ export async function cartRoutes(app: FastifyInstance, deps: ShopDeps) {
 
   const backToCart = (reply: FastifyReply, shop: ShopContext) => reply.redirect(shopHref(shop, '/cart'), 303);
 
-  const renderCart = (
+  async function renderCart(
     reply: FastifyReply,
     view: CartView | undefined,
-    props: Omit<CartPageProps, 'cart'>,
+    props: Omit<CartPageProps, 'cart' | 'byAddress'>,
     status = 200,
-  ) =>
-    sendPage(reply, <CartPage {...props} cart={view ? cartForStorefront(view) : null} />, {
+  ) {
+    const cart = view ? cartForStorefront(view) : null;
+    const byAddress = cart ? await pricedByAddress(deps, props.shop.store.id, cart) : false;
+    return sendPage(reply, <CartPage {...props} cart={cart} byAddress={byAddress} />, {
       status,
       cache: 'private',
     });
+  }
 
   const cartOf = (request: FastifyRequest, reply: FastifyReply) => cartOfRequest(request, reply, deps);
 

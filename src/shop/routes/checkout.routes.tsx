@@ -10,6 +10,14 @@ import {
   setReceiptCookie,
 } from '../cart-session.js';
 import { type DetailsErrors, type DetailsValues, detailsOfCart, parseDetails } from '../checkout-form.js';
+import {
+  COUNTRY_FIELD,
+  notShipped,
+  pricedByAddress,
+  RATE_FIELD,
+  refuses,
+  shippingChoiceFor,
+} from '../checkout-shipping.js';
 import { formOf, isShopperError, reasonOf, textField } from '../forms.js';
 import { CheckoutPage } from '../pages/checkout.js';
 import { sendPage } from '../render.js';
@@ -49,22 +57,30 @@ export async function checkoutRoutes(app: FastifyInstance, deps: ShopDeps) {
   async function renderCheckout(
     reply: FastifyReply,
     shop: ShopContext,
+    shopper: Shopper,
     view: CartView,
     options: {
       details?: { values: DetailsValues; errors: DetailsErrors };
+      /** The shipping option just posted, kept checked when it is one of the country's. */
+      posted?: string;
       paymentError?: string;
       chosen?: { method: string; cardToken: string };
       status?: number;
     } = {},
   ) {
     const cart = cartForStorefront(view);
+    const details = options.details ?? { values: detailsOfCart(cart), errors: {} };
+    const shipping = await shippingChoiceFor(deps, shop, shopper, cart, details.values, options.posted);
+    // A country the store does not ship to is said next to the country field, whatever the button.
+    if (shipping?.refused) details.errors = { ...details.errors, country: shipping.refused };
     const page = (
       <CheckoutPage
         shop={shop}
         cart={cart}
         methods={await offeredMethods(shop)}
-        details={options.details ?? { values: detailsOfCart(cart), errors: {} }}
-        shipping={null}
+        details={details}
+        shipping={shipping}
+        byAddress={await pricedByAddress(deps, shop.store.id, cart)}
         paymentError={options.paymentError}
         chosen={options.chosen}
       />
@@ -109,15 +125,40 @@ export async function checkoutRoutes(app: FastifyInstance, deps: ShopDeps) {
     const { shop, shopper, view } = await cartOf(request, reply);
     if (!view || view.lines.length === 0) return toCart(reply, shop);
     const values = await startingDetails(shop, shopper, view);
-    return renderCheckout(reply, shop, view, { details: { values, errors: {} } });
+    return renderCheckout(reply, shop, shopper, view, { details: { values, errors: {} } });
   });
 
+  /**
+   * The details form. Its "Update shipping options" button redraws the page as typed with the
+   * options of the country chosen, saving nothing (the way to see them without JavaScript); any
+   * other submit saves the details and the option chosen on the cart, which re-prices it.
+   */
   app.post('/checkout/details', async (request, reply) => {
     const { shop, shopper, view } = await cartOf(request, reply);
     if (!view || view.lines.length === 0) return toCart(reply, shop);
-    const { values, errors, update } = parseDetails(formOf(request));
-    if (!update) return renderCheckout(reply, shop, view, { details: { values, errors }, status: 400 });
-    await deps.carts.update(shopper.ctx, view.cart.id, update, shopper.customerId);
+    const form = formOf(request);
+    const { values, errors, update } = parseDetails(form);
+    const posted = textField(form, 'shippingRateId') || undefined;
+    if (textField(form, 'update') === 'shipping')
+      return renderCheckout(reply, shop, shopper, view, { details: { values, errors: {} }, posted });
+    if (!update)
+      return renderCheckout(reply, shop, shopper, view, { details: { values, errors }, posted, status: 400 });
+    const save = (shippingRateId: string | null) =>
+      deps.carts.update(shopper.ctx, view.cart.id, { ...update, shippingRateId }, shopper.customerId);
+    try {
+      // A choice among another country's options (the country was changed with it): the cheapest.
+      // Without a choice posted (the first post), null: the cheapest, not a choice made before.
+      await save(posted ?? null).catch((error: unknown) => {
+        if (posted && refuses(error, RATE_FIELD)) return save(null);
+        throw error;
+      });
+    } catch (error) {
+      if (!refuses(error, COUNTRY_FIELD)) throw error;
+      return renderCheckout(reply, shop, shopper, view, {
+        details: { values, errors: { country: notShipped(values.country) } },
+        status: 400,
+      });
+    }
     return reply.redirect(shopHref(shop, '/checkout#payment'), 303);
   });
 
@@ -136,7 +177,7 @@ export async function checkoutRoutes(app: FastifyInstance, deps: ShopDeps) {
     const methods = await offeredMethods(shop);
     const method = methods.find((m) => m === chosen.method);
     if (!method)
-      return renderCheckout(reply, shop, view, {
+      return renderCheckout(reply, shop, shopper, view, {
         paymentError: 'Choose a payment method.',
         chosen,
         status: 400,
@@ -171,7 +212,7 @@ export async function checkoutRoutes(app: FastifyInstance, deps: ShopDeps) {
       const unavailable = error instanceof AppError && error.statusCode === 503;
       if (!(error instanceof AppError) || !(isShopperError(error) || unavailable)) throw error;
       const fresh = await deps.carts.get(shopper.ctx, view.cart.id, shopper.customerId);
-      return renderCheckout(reply, shop, fresh, {
+      return renderCheckout(reply, shop, shopper, fresh, {
         paymentError: refusal(error),
         chosen: { method: chosen.method, cardToken: chosen.cardToken },
         status: error.statusCode,
