@@ -11,6 +11,7 @@ import {
   type MerchantAuthOptions,
 } from '../../platform/http/merchant-auth.js';
 import { isForeignOrigin } from '../../platform/http/same-origin.js';
+import { countriesRoutes } from './admin.countries.js';
 import type { AdminService } from './admin.service.js';
 
 const User = Type.Object({ id: Type.String(), email: Type.String() });
@@ -115,6 +116,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       },
     );
 
+    await signedIn.register(countriesRoutes);
     await signedInRoutes(signedIn as unknown as FastifyInstance);
   });
 };
