@@ -14,6 +14,8 @@ import { OverviewPage } from './pages/overview/OverviewPage';
 import { ProductEditPage } from './pages/products/ProductEditPage';
 import { ProductsPage } from './pages/products/ProductsPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
+import { ShippingPage } from './pages/settings/shipping/ShippingPage';
+import { TaxesPage } from './pages/settings/taxes/TaxesPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
 import { WebhookDetailPage } from './pages/webhooks/WebhookDetailPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
@@ -53,6 +55,8 @@ const ROUTES: { pattern: string; render: (params: Record<string, string>) => Rea
   { pattern: '/webhooks', render: () => <WebhooksPage /> },
   { pattern: '/webhooks/:id', render: (p) => <WebhookDetailPage id={p.id as string} /> },
   { pattern: '/settings', render: () => <SettingsPage /> },
+  { pattern: '/settings/shipping', render: () => <ShippingPage /> },
+  { pattern: '/settings/taxes', render: () => <TaxesPage /> },
 ];
 
 function Routes() {

@@ -36,6 +36,16 @@ describe('ApiError', () => {
     expect(error.fieldError(field)).toBe(message);
   });
 
+  it.each([
+    ['variants', 'is taken'],
+    ['variants.0', 'is taken'],
+    ['price', 'must be a decimal amount'],
+    ['pri', undefined],
+    ['variant', undefined],
+  ])('fieldErrorWithin(%j) = %j', (field, message) => {
+    expect(error.fieldErrorWithin(field)).toBe(message);
+  });
+
   it('reads as its message followed by the fields it does not already say', () => {
     expect(error.readable).toBe(
       'price: must be a decimal amount (variants.0.sku: is taken; the body is too large)',

@@ -28,6 +28,15 @@ export class ApiError extends Error {
     return this.details.find((d) => normaliseField(d.field) === wanted)?.message;
   }
 
+  /** The message of a field or of anything inside it (`countries` for `countries/2`). */
+  fieldErrorWithin(field: string): string | undefined {
+    const wanted = normaliseField(field);
+    return this.details.find((d) => {
+      const name = normaliseField(d.field);
+      return name === wanted || name.startsWith(`${wanted}.`);
+    })?.message;
+  }
+
   /** The message followed by every field's message, for a banner. */
   get readable(): string {
     const fields = this.details.map((d) => `${d.field ? `${prettyField(d.field)}: ` : ''}${d.message}`);
