@@ -7,6 +7,7 @@ import {
   humanise,
   prettyJson,
   setDisplayTimeZone,
+  taxLabel,
 } from './format';
 
 describe('humanise', () => {
@@ -87,6 +88,14 @@ describe('dates', () => {
     expect(formatDateTime(iso)).toBe(
       new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }),
     );
+  });
+});
+
+describe('taxLabel', () => {
+  it('names the tax and its rate, "incl." when the prices contain it', () => {
+    expect(taxLabel('VAT', '19')).toBe('VAT 19 %');
+    expect(taxLabel('Sales tax', '7.25')).toBe('Sales tax 7.25 %');
+    expect(taxLabel('VAT', 19, true)).toBe('incl. VAT 19 %');
   });
 });
 

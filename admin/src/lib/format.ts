@@ -50,6 +50,14 @@ export function formatPercent(fraction: number): string {
   return `${fraction > 0 ? '+' : ''}${(fraction * 100).toFixed(1)}%`;
 }
 
+/**
+ * "VAT 19 %", "incl. VAT 19 %": a tax rate as the settings and an order's tax lines name it (the
+ * shop says the same), "incl." when the prices contain it.
+ */
+export function taxLabel(name: string, rate: string | number, included = false): string {
+  return `${included ? 'incl. ' : ''}${name} ${rate} %`;
+}
+
 /** JSON text indented for reading; undefined when the text is not JSON. */
 export function prettyJson(text: string): string | undefined {
   try {

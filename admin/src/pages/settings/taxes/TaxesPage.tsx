@@ -15,6 +15,7 @@ import {
 import { useCountries, useSubdivisionNames } from '../../../components/useCountries';
 import { useResource } from '../../../components/useResource';
 import { namer } from '../../../lib/countries';
+import { taxLabel } from '../../../lib/format';
 import { SettingsTabs } from '../SettingsTabs';
 import { PricesIncludeTax } from './PricesIncludeTax';
 import { TaxRegionModal } from './TaxRegionModal';
@@ -156,7 +157,7 @@ export function TaxesPage() {
           countries={countries.countries}
           onClose={() => setEditing(undefined)}
           onSaved={(saved) => {
-            setNotice(`${saved.name} ${saved.rate} % was ${editing === 'new' ? 'created' : 'saved'}.`);
+            setNotice(`${taxLabel(saved.name, saved.rate)} was ${editing === 'new' ? 'created' : 'saved'}.`);
             setEditing(undefined);
             regions.reload();
           }}

@@ -34,11 +34,6 @@ export function taxBodyOf(draft: TaxDraft) {
   };
 }
 
-/** "VAT 19 %", "Sales tax 7.25 %": how the dashboard names a rate (and the order page a tax line). */
-export function taxLabel(name: string, rate: string | number): string {
-  return `${name} ${rate} %`;
-}
-
 /**
  * Tax regions in reading order: by country name, the whole country before its subdivisions, then
  * by subdivision name.
