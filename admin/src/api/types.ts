@@ -128,35 +128,7 @@ export const SCOPES = everyOf<ApiScope>()([
 export type Country = Data<paths['/api/admin/countries']['get']>[number];
 export type CountryWithSubdivisions = Data<paths['/api/admin/countries/{code}']['get']>;
 
-/*
- * Shipping zones and tax regions (contract §12), written from the contract until the merchant API's
- * schemas land on main; then named over the generated ones like the types above.
- */
-export interface ShippingRate {
-  id: string;
-  name: string;
-  price: string;
-  min_subtotal?: string | null;
-  max_subtotal?: string | null;
-  min_weight_grams?: number | null;
-  max_weight_grams?: number | null;
-  free_above?: string | null;
-  delivery_days_min?: number | null;
-  delivery_days_max?: number | null;
-}
-export interface ShippingZone {
-  id: string;
-  name: string;
-  countries: string[];
-  rates: ShippingRate[];
-  created_at: string;
-  updated_at: string;
-}
-export interface TaxRegion {
-  id: string;
-  country: string;
-  region: string | null;
-  name: string;
-  rate: string;
-  shipping_taxable: boolean;
-}
+/** Shipping zones with their rates, and tax regions (contract §12). */
+export type ShippingZone = Schemas['ShippingZone'];
+export type ShippingRate = ShippingZone['rates'][number];
+export type TaxRegion = Schemas['TaxRegion'];

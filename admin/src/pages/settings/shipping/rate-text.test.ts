@@ -2,12 +2,17 @@ import { describe, expect, it } from 'vitest';
 import type { ShippingRate } from '../../../api/types';
 import { describeRate, formatWeight } from './rate-text';
 
-const rate = (fields: Partial<ShippingRate>): ShippingRate => ({
-  id: 'r',
-  name: 'Standard',
-  price: '4.90',
-  ...fields,
-});
+const NONE = {
+  min_subtotal: null,
+  max_subtotal: null,
+  min_weight_grams: null,
+  max_weight_grams: null,
+  free_above: null,
+  delivery_days_min: null,
+  delivery_days_max: null,
+};
+const rate = (fields: Partial<ShippingRate>): ShippingRate =>
+  ({ id: 'r', name: 'Standard', price: '4.90', ...NONE, ...fields }) as ShippingRate;
 
 describe('describeRate', () => {
   it.each([

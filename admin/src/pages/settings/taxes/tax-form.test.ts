@@ -10,6 +10,8 @@ const CA: TaxRegion = {
   name: 'Sales tax',
   rate: '7.25',
   shipping_taxable: false,
+  created_at: '2026-11-28T10:00:00.000Z',
+  updated_at: '2026-11-28T10:00:00.000Z',
 };
 
 describe('the tax region form', () => {
