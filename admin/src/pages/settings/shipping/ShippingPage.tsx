@@ -103,12 +103,15 @@ export function ShippingPage() {
                     {countryList(zone.countries, nameOf)}
                   </td>
                   <td data-label="Rates">
-                    {zone.rates.length} {zone.rates.length === 1 ? 'rate' : 'rates'}
-                    <ul className="plain-list hint">
-                      {zone.rates.map((rate) => (
-                        <li key={rate.id}>{describeRate(rate, currency)}</li>
-                      ))}
-                    </ul>
+                    {/* One child: on a phone the cell is a grid of its label and its content. */}
+                    <div>
+                      {zone.rates.length} {zone.rates.length === 1 ? 'rate' : 'rates'}
+                      <ul className="plain-list hint">
+                        {zone.rates.map((rate) => (
+                          <li key={rate.id}>{describeRate(rate, currency)}</li>
+                        ))}
+                      </ul>
+                    </div>
                   </td>
                   <td className="row-actions">
                     <Button variant="link" onClick={() => setEditing(zone)} aria-label={`Edit ${zone.name}`}>
@@ -133,7 +136,11 @@ export function ShippingPage() {
         <ZoneModal
           zone={editing === 'new' ? undefined : editing}
           countries={countries.countries}
-          onClose={() => setEditing(undefined)}
+          // The form may have shown a version someone else saved (its Reload): the list follows.
+          onClose={() => {
+            setEditing(undefined);
+            zones.reload();
+          }}
           onSaved={(saved) => {
             setNotice(`${saved.name} was ${editing === 'new' ? 'created' : 'saved'}.`);
             setEditing(undefined);

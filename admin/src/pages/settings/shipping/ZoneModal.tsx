@@ -16,8 +16,8 @@ const COUNTRIES_ID = 'zone-countries';
 /**
  * A zone's form: name, countries (typed and picked), rates. An edit sends only the changed fields
  * with If-Match (412: StaleNotice). Errors are in the banner and beside their fields; a country
- * another zone holds (409) is said under the country picker too, and the focus put there, where
- * the merchant fixes it.
+ * another zone holds (409) is said under the country picker alone (the banner would say it twice
+ * more), and the focus is put there, so a screen reader reads it with the field.
  */
 export function ZoneModal({
   zone,
@@ -68,7 +68,8 @@ export function ZoneModal({
       onClose={onClose}
       onSubmit={() => void submit()}
     >
-      <ErrorBanner error={error} title="Could not save the zone" />
+      {/* A 409 is a country of another zone: said under the picker alone, where it is fixed. */}
+      {conflict ? null : <ErrorBanner error={error} title="Could not save the zone" />}
       {stale ? (
         <StaleNotice what="zone" fields={stale.fields} onReload={() => showLatest(stale.latest)} />
       ) : null}

@@ -155,7 +155,11 @@ export function TaxesPage() {
         <TaxRegionModal
           region={editing === 'new' ? undefined : editing}
           countries={countries.countries}
-          onClose={() => setEditing(undefined)}
+          // The form may have shown a version someone else saved (its Reload): the list follows.
+          onClose={() => {
+            setEditing(undefined);
+            regions.reload();
+          }}
           onSaved={(saved) => {
             setNotice(`${taxLabel(saved.name, saved.rate)} was ${editing === 'new' ? 'created' : 'saved'}.`);
             setEditing(undefined);
