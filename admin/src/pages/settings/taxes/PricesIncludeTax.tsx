@@ -1,13 +1,10 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { type Versioned, versionedRequest } from '../../../api/client';
-import type { StoreSettings as Settings } from '../../../api/types';
+import type { StoreSettings } from '../../../api/types';
 import { StaleNotice } from '../../../components/StaleNotice';
 import { Button, Card, Checkbox, ErrorBanner, Notice } from '../../../components/ui';
 import { StaleEdit, saveChanges } from '../../../lib/concurrency';
 import { useSession } from '../../../session';
-
-// TEMPORARY until /api/admin/store answers prices_include_tax on main (helper C): then Settings alone.
-type StoreSettings = Settings & { prices_include_tax: boolean };
 
 const payloadOf = (store: StoreSettings) => ({ prices_include_tax: store.prices_include_tax });
 
@@ -17,9 +14,7 @@ const payloadOf = (store: StoreSettings) => ({ prices_include_tax: store.prices_
  * with If-Match), so it never overwrites a change made meanwhile on the general settings.
  */
 export function PricesIncludeTax() {
-  const session = useSession();
-  const store = session.store as StoreSettings;
-  const setStore = session.setStore;
+  const { store, setStore } = useSession();
   const [loaded, setLoaded] = useState<Versioned<{ data: StoreSettings }>>({
     body: { data: store },
     etag: undefined,
