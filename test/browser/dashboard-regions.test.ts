@@ -260,6 +260,19 @@ describe.skipIf(!hasChromium())('Settings → Shipping and Taxes in Chromium', (
     await dialog().waitFor({ state: 'detached' });
     await page.getByText('Sales tax 7.25 % was created.').waitFor();
 
+    // California again: 409, said under the region.
+    await page.getByRole('button', { name: 'New tax region' }).click();
+    await dialog().getByLabel('Country').selectOption({ label: 'United States' });
+    await dialog().getByRole('option', { name: 'California (US-CA)' }).waitFor({ state: 'attached' });
+    await dialog().getByLabel('Region').selectOption({ label: 'California (US-CA)' });
+    await dialog().getByLabel('Tax name').fill('Sales tax');
+    await dialog().getByLabel('Rate (%)').fill('8');
+    await dialog().getByRole('button', { name: 'Create tax region' }).click();
+    await dialog().getByRole('alert').waitFor();
+    expect(await errorOf(dialog().getByLabel('Region'))).toContain('a tax region for US-CA already exists');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+
     await page.getByRole('button', { name: 'New tax region' }).click();
     await dialog().getByLabel('Country').selectOption({ label: 'Germany' });
     await dialog().getByLabel('Tax name').fill('VAT');

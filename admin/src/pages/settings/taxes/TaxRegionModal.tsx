@@ -12,7 +12,7 @@ import { type TaxDraft, taxBodyOf, taxDraftOf } from './tax-form';
  * A tax region's form: the country, the whole country or one of its ISO 3166-2 subdivisions (both
  * lists from the server), the tax's name and rate, and whether shipping is taxed. An edit sends only
  * the changed fields with If-Match; a country and region that already have a rate is a 409, said
- * under the region.
+ * in the banner and under the field the API names (the region, or the country for a whole country).
  */
 export function TaxRegionModal({
   region,
@@ -34,7 +34,6 @@ export function TaxRegionModal({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const apiError = error instanceof ApiError ? error : undefined;
-  const conflict = apiError?.status === 409 ? apiError.message : undefined;
 
   const submit = async () => {
     setBusy(true);
@@ -89,7 +88,7 @@ export function TaxRegionModal({
               ? [{ value: draft.region, label: draft.region }]
               : []),
           ]}
-          error={conflict ?? apiError?.fieldError('region')}
+          error={apiError?.fieldError('region')}
           hint="A state's or province's rate applies instead of its country's."
         />
       </div>
