@@ -1,16 +1,17 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { type Client, client, UNLIMITED } from '../helpers/catalog-factories.js';
+import { type Client, client, createProduct, UNLIMITED } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
+import { createOrder } from '../helpers/order-factories.js';
 import { freePort } from '../helpers/processes.js';
 import { hasChromium, type LaunchedBrowser, launchBrowser, screenshot } from './chromium.js';
 
 /**
  * Settings → Shipping and Settings → Taxes as a merchant meets them (issue 31, item 6): countries
  * picked by typing, rates with their conditions, the 409 of a country another zone holds beside the
- * picker, the 412 of a zone someone else renamed, tax regions by country and state, and "prices
- * include tax". Every photographed page passes axe-core.
+ * picker, the 412 of a zone someone else renamed, tax regions by country and state, "prices include
+ * tax", and the order page's shipping method and tax lines. Every photographed page passes axe-core.
  */
 describe.skipIf(!hasChromium())('Settings → Shipping and Taxes in Chromium', () => {
   const EMAIL = 'owner@regions.test';
@@ -332,6 +333,36 @@ describe.skipIf(!hasChromium())('Settings → Shipping and Taxes in Chromium', (
     await page.getByTestId('confirm-dialog').getByRole('button', { name: 'Delete tax region' }).click();
     await page.getByText('VAT for Germany was deleted.').waitFor();
     expect((await api.get('/api/v1/tax-regions')).json().data).toHaveLength(1);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows the order’s shipping method and its tax lines, "incl." when the prices contain the tax', async () => {
+    const mug = await createProduct(api, { name: 'Mug', price: '20.00', inventory: 100 });
+    const address = { line1: '1 Main St', city: 'Los Angeles', region: 'CA', postal_code: '90001' };
+    // The store's prices include tax now (the test above): 40.00 contains 40 × 7.25 / 107.25 = 2.70.
+    const included = await createOrder(api, {
+      items: [{ product_id: mug.id, quantity: 2 }],
+      shipping_address: { ...address, country: 'US' },
+    });
+    await page.goto(`${base}/admin/orders/${included.id}`);
+    const totals = page.getByTestId('order-totals');
+    await totals.waitFor();
+    expect(await totals.textContent()).toContain('Shipping (Standard)');
+    expect(await page.getByTestId('order-tax-line').allTextContents()).toEqual([
+      'incl. Sales tax 7.25 %$2.70',
+    ]);
+    await atBothWidths('31-order-tax-lines-included');
+
+    expect((await api.patch('/api/v1/store', { prices_include_tax: false })).statusCode).toBe(200);
+    const added = await createOrder(api, {
+      items: [{ product_id: mug.id, quantity: 2 }],
+      shipping_address: { ...address, country: 'US' },
+    });
+    await page.goto(`${base}/admin/orders/${added.id}`);
+    await totals.waitFor();
+    // 40.00 × 7.25 % = 2.90, shipping untaxed; 40.00 + 19.00 + 2.90.
+    expect(await page.getByTestId('order-tax-line').allTextContents()).toEqual(['Sales tax 7.25 %$2.90']);
+    expect(await page.getByTestId('order-total').textContent()).toBe('$61.90');
     expect(pageErrors).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { Link } from '../../lib/router';
 import { EditItemsModal } from './EditItemsModal';
 import { NotesCard } from './NotesCard';
 import { CancelModal, FulfilModal, MarkPaidModal } from './OrderActions';
+import { OrderTotals } from './OrderTotals';
 import { RefundModal, RefundsCard, refundableMinor } from './Refunds';
 import { Timeline } from './Timeline';
 
@@ -140,32 +141,7 @@ export function OrderDetailPage({ id }: { id: string }) {
                 </tbody>
               </table>
             </div>
-            <dl className="totals" data-testid="order-totals">
-              <dt>Subtotal</dt>
-              <dd>{money(o.subtotal)}</dd>
-              <dt>Discount{o.coupon_code ? ` (${o.coupon_code})` : ''}</dt>
-              <dd>−{money(o.discount_amount)}</dd>
-              <dt>Shipping</dt>
-              <dd>{money(o.shipping_amount)}</dd>
-              <dt>Tax</dt>
-              <dd>{money(o.tax_amount)}</dd>
-              <dt className="strong">Total</dt>
-              <dd className="strong" data-testid="order-total">
-                {money(o.total)}
-              </dd>
-              <dt>Paid</dt>
-              <dd>{money(o.amount_paid)}</dd>
-              {o.amount_refunded > 0 ? (
-                <>
-                  <dt>Refunded</dt>
-                  <dd data-testid="order-refunded">−{money(o.amount_refunded)}</dd>
-                </>
-              ) : null}
-              <dt>Balance due</dt>
-              <dd className={o.balance_due > 0 ? 'text-warn' : o.balance_due < 0 ? 'text-bad' : ''}>
-                {money(o.balance_due)}
-              </dd>
-            </dl>
+            <OrderTotals order={o} money={money} />
           </Card>
           <NotesCard
             key={o.updated_at}
