@@ -176,7 +176,8 @@ export function millipercentOf(rate: string): number {
  * An edited order's tax (§12): its lines, as they now are, taxed at the rate recorded in its tax
  * lines (the rate of its address at checkout), the frozen discount spread over them and the frozen
  * shipping taxed as it was, so the order's tax always matches its lines. Null for an order that
- * recorded no tax line (placed before §12, or with no tax): its tax stays as it was.
+ * recorded no tax line of a place (placed before §12, with no tax, or taxed at the store-wide rate
+ * of a store without tax regions): its tax stays as it was, as edits have always kept it there.
  */
 export function retaxOrder(
   order: {
@@ -188,7 +189,7 @@ export function retaxOrder(
   lines: readonly { price: number; quantity: number; taxable: boolean }[],
 ): { lineTaxes: number[]; tax: number; taxLines: StoredTaxLine[] } | null {
   const recorded = order.tax_lines[0];
-  if (!recorded) return null;
+  if (!recorded || recorded.country === null) return null;
   const amounts = lines.map((l) => ({ amount: l.price * l.quantity, taxable: l.taxable }));
   const subtotal = amounts.reduce((sum, l) => sum + l.amount, 0);
   const taxed = taxOf({
@@ -203,8 +204,7 @@ export function retaxOrder(
       shippingTaxable: recorded.shipping_taxable === true,
     },
     inclusive: order.taxes_included,
-    // A store-wide rate (no place) taxes the discounted sum once, as it did at checkout.
-    storeWide: recorded.country === null,
+    storeWide: false,
   });
   return { lineTaxes: taxed.lineTaxes, tax: taxed.tax, taxLines: taxed.taxLines };
 }
