@@ -281,7 +281,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       guard: { allowPrivateUrls: config.allowPrivateUrls },
     }),
   };
-  const editItems = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
+  const orderEdits = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
 
   installRequestMetrics(server, metrics);
   metrics.setQueueDepthSource(() => pendingDeliveries(db));
@@ -311,7 +311,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(categoriesRoutes, { categories: services.categories });
       await v1.register(inventoryRoutes, { inventory: services.inventory });
       await v1.register(discountsRoutes, { discounts: services.discounts });
-      await v1.register(ordersRoutes, { orders, editItems, stores, cursors });
+      await v1.register(ordersRoutes, { orders, orderEdits, stores, cursors });
       await v1.register(refundsRoutes, { orders, stores });
       await v1.register(analyticsRoutes, { analytics });
       await v1.register(webhooksRoutes, { webhooks: services.webhooks });

@@ -1,7 +1,12 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
-import { inTransaction, TRANSACTION_ATTEMPTS } from '../../src/platform/db/transaction.js';
+import {
+  afterCommit,
+  inRolledBackTransaction,
+  inTransaction,
+  TRANSACTION_ATTEMPTS,
+} from '../../src/platform/db/transaction.js';
 import { toAppError } from '../../src/platform/http/errors.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
@@ -102,6 +107,24 @@ describe('inTransaction', () => {
       await sql`SELECT 1 / 0`.execute(tx);
     }).catch((error: unknown) => error);
     expect(attempts).toBe(1);
+    expect((failure as { code?: string }).code).toBe('22012');
+  });
+
+  it("inRolledBackTransaction answers the work's result and leaves nothing: no row, no after-commit effect", async () => {
+    await sql`UPDATE tx_probe SET hits = 0`.execute(handle.db);
+    let effects = 0;
+    const seen = await inRolledBackTransaction(handle.db, async (tx) => {
+      await hit(1).execute(tx);
+      afterCommit(() => effects++);
+      return (await sql<{ hits: number }>`SELECT hits FROM tx_probe WHERE id = 1`.execute(tx)).rows[0]?.hits;
+    });
+    expect(seen).toBe(1);
+    expect(effects).toBe(0);
+    expect((await hits())[0]).toEqual({ id: 1, hits: 0 });
+    // The work's own errors come out as they are.
+    const failure = await inRolledBackTransaction(handle.db, async (tx) => {
+      await sql`SELECT 1 / 0`.execute(tx);
+    }).catch((error: unknown) => error);
     expect((failure as { code?: string }).code).toBe('22012');
   });
 });

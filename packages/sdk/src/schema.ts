@@ -337,7 +337,7 @@ export interface paths {
     put?: never;
     /**
      * Change, add or remove line items of an unfulfilled order
-     * @description One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount, shipping and tax frozen, and the payment status follows the balance. Fulfilled or cancelled orders: 409.
+     * @description One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount and shipping frozen, the lines are retaxed at the rates of the order's `tax_lines`, and the payment status follows the balance. Fulfilled or cancelled orders: 409. With `dry_run: true` the same edit is computed and rolled back: the answer adds `dry_run` and `order` (the order as the edit would leave it), nothing is saved and no ETag is sent.
      *
      *     Requires the `orders:write` scope.
      */
@@ -6173,6 +6173,8 @@ export interface operations {
             price: string | number;
           }[];
           remove?: string[];
+          /** @description true: a preview. The edit is computed by the same code, with the same validation and errors, and nothing is saved (no line, stock, event, history entry or ETag change); the answer carries `order` as the edit would leave it (retaxed `tax_lines` and `tax_amount`, totals, `balance_due`, `payment_status`) */
+          dry_run?: boolean;
         };
       };
     };
@@ -6213,6 +6215,12 @@ export interface operations {
                 price: number;
                 total: number;
               }[];
+              /**
+               * @description Present on a preview only: nothing was saved
+               * @enum {boolean}
+               */
+              dry_run?: true;
+              order?: components['schemas']['Order'];
             };
           };
         };

@@ -12,7 +12,7 @@ import { etagOf, ifMatchOf, withEtag } from '../../platform/http/etag.js';
 import { parseMoney } from '../../platform/http/money-input.js';
 import { currencyDecimals, toDecimalNumber } from '../../platform/money.js';
 import type { StoresService } from '../stores/index.js';
-import type { createOrderEditor, EditItemsResult as EditOutcome } from './order-edit.js';
+import type { createOrderEditor, EditItemsResult as EditOutcome, EditPreview } from './order-edit.js';
 import { TimelineEnvelope } from './order-timeline.js';
 import {
   CancelBody,
@@ -32,7 +32,7 @@ import { lineTotal } from './totals.js';
 
 export interface OrdersRoutesDeps {
   orders: OrdersService;
-  editItems: ReturnType<typeof createOrderEditor>;
+  orderEdits: ReturnType<typeof createOrderEditor>;
   stores: StoresService;
   cursors: CursorCodec;
 }
@@ -56,6 +56,11 @@ function editResponse({ order, oldTotal, lines }: EditOutcome) {
       total: money(lineTotal(l)),
     })),
   };
+}
+
+/** The seed's edit answer, plus the order as the edit would leave it (nothing was saved). */
+function previewResponse(preview: EditPreview) {
+  return { ...editResponse(preview), dry_run: true as const, order: orderForMerchant(preview) };
 }
 
 const Data = DataEnvelope(Order);
@@ -202,7 +207,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
         operationId: 'editOrderItems',
         summary: 'Change, add or remove line items of an unfulfilled order',
         description:
-          'One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount, shipping and tax frozen, and the payment status follows the balance. Fulfilled or cancelled orders: 409.',
+          "One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount and shipping frozen, the lines are retaxed at the rates of the order's `tax_lines`, and the payment status follows the balance. Fulfilled or cancelled orders: 409. With `dry_run: true` the same edit is computed and rolled back: the answer adds `dry_run` and `order` (the order as the edit would leave it), nothing is saved and no ETag is sent.",
         params: IdParams,
         body: EditItemsBody,
         response: { 200: DataEnvelope(EditItemsResult), ...errorResponses(409, 412) },
@@ -212,16 +217,17 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
       const ifMatch = ifMatchOf(request);
       const decimals = await decimalsOf(request.ctx.storeId);
       const body = request.body;
-      const result = await deps.editItems(
-        request.ctx,
-        request.params.id,
-        {
-          update_quantity: body.update_quantity,
-          remove: body.remove,
-          add: body.add?.map((a, i) => ({ ...a, price: parseMoney(a.price, `add.${i}.price`, decimals) })),
-        },
-        ifMatch,
-      );
+      const input = {
+        update_quantity: body.update_quantity,
+        remove: body.remove,
+        add: body.add?.map((a, i) => ({ ...a, price: parseMoney(a.price, `add.${i}.price`, decimals) })),
+      };
+      if (body.dry_run) {
+        // No ETag: the order's version is still the one the preview was asked on.
+        const preview = await deps.orderEdits.previewEdit(request.ctx, request.params.id, input, ifMatch);
+        return { data: previewResponse(preview) };
+      }
+      const result = await deps.orderEdits.editItems(request.ctx, request.params.id, input, ifMatch);
       // The order's new version, for the next edit.
       reply.header('etag', etagOf(result.order));
       return { data: editResponse(result) };

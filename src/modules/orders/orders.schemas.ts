@@ -138,6 +138,12 @@ export const EditItemsBody = Type.Object(
       ),
     ),
     remove: Type.Optional(Type.Array(Id, { maxItems: 250 })),
+    dry_run: Type.Optional(
+      Type.Boolean({
+        description:
+          'true: a preview. The edit is computed by the same code, with the same validation and errors, and nothing is saved (no line, stock, event, history entry or ETag change); the answer carries `order` as the edit would leave it (retaxed `tax_lines` and `tax_amount`, totals, `balance_due`, `payment_status`)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -276,6 +282,9 @@ export const EditItemsResult = Type.Object({
       total: Type.Number(),
     }),
   ),
+  dry_run: Type.Optional(Type.Literal(true, { description: 'Present on a preview only: nothing was saved' })),
+  /** Present on a preview only: the whole order as the edit would leave it. */
+  order: Type.Optional(Order),
 });
 
 export const RefundCreateBody = Type.Object(

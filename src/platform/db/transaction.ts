@@ -79,6 +79,29 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Pr
   }
 }
 
+/** Carries a dry run's result out of the transaction it rolls back. */
+class RollBack<T> {
+  constructor(readonly result: T) {}
+}
+
+/**
+ * Runs `work` as inTransaction does (retries included), then rolls the transaction back even when
+ * `work` succeeded, and answers its result: a preview ("dry run") of a change made by exactly the
+ * code that makes it, which leaves nothing behind: no row, no outbox event, no NOTIFY (delivered at
+ * commit only), no after-commit effect (dropped with the attempt). Errors of `work` are thrown as usual.
+ */
+export async function inRolledBackTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  try {
+    await inTransaction(db, async (tx) => {
+      throw new RollBack(await work(tx));
+    });
+  } catch (outcome) {
+    if (outcome instanceof RollBack) return outcome.result as T;
+    throw outcome;
+  }
+  throw new Error('inRolledBackTransaction: the transaction was not rolled back');
+}
+
 /**
  * Runs `work` in one transaction without the pool's statement timeout (DATABASE_STATEMENT_TIMEOUT_MS),
  * for background jobs that may legitimately take long (pruning a large log), never for requests.

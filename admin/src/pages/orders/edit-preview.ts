@@ -131,7 +131,7 @@ export function previewEdit(order: Order, lines: EditLine[]): EditPreview {
 
 /** The edit-items request for the form's lines (only what changed). */
 export function editBodyOf(order: Order, lines: EditLine[]): EditItemsBody {
-  const body: Required<EditItemsBody> = { update_quantity: [], add: [], remove: [] };
+  const body: Required<Omit<EditItemsBody, 'dry_run'>> = { update_quantity: [], add: [], remove: [] };
   for (const line of lines) {
     if (line.kind === 'existing') {
       if (line.remove) body.remove.push(line.itemId);
