@@ -3,9 +3,11 @@ import { ApiError, api, type ListResult, versionedRequest } from '../../api/clie
 import type { EditItemsResult, Order, Product } from '../../api/types';
 import { ModalForm } from '../../components/dialogs';
 import { StaleNotice } from '../../components/StaleNotice';
-import { Button, ErrorBanner } from '../../components/ui';
-import { formatMinor, formatMoney, formatSignedMinor } from '../../lib/money';
-import { type EditLine, editBodyOf, linesOf, previewEdit } from './edit-preview';
+import { Button, ErrorBanner, errorLink, InlineError } from '../../components/ui';
+import { formatMoney } from '../../lib/money';
+import { EditPreviewTotals, type ShownTotals, shownOf } from './EditPreviewTotals';
+import { type EditLine, editFormOf, type FieldProblem, linesOf, rowFieldOf, rowKeyOf } from './edit-preview';
+import { useEditPreview } from './useEditPreview';
 
 /** Finds a product (and variant) to add to the order. */
 function AddProduct({ onAdd }: { onAdd: (line: EditLine) => void }) {
@@ -97,8 +99,9 @@ function AddProduct({ onAdd }: { onAdd: (line: EditLine) => void }) {
 }
 
 /**
- * Quantities, removals and new lines, with the new total and the price difference shown live
- * (computed here with the server's rule) before anything is saved.
+ * Quantities, removals and new lines. The new totals are the server's preview of the very edit
+ * (`dry_run`, retaxed at the order's recorded rates), asked as the merchant stops typing; Save
+ * sends the same edit for real.
  */
 export function EditItemsModal({
   order,
@@ -121,8 +124,31 @@ export function EditItemsModal({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [stale, setStale] = useState(false);
-  const preview = useMemo(() => previewEdit(order, lines), [order, lines]);
-  const money = (minor: number) => formatMinor(minor, order.currency);
+  const form = useMemo(() => editFormOf(order, lines), [order, lines]);
+  const preview = useEditPreview(order, etag, form, busy);
+
+  // The server's refusal of the form as it is now: per field where it names a row, else whole.
+  const refusal = !preview.updating && preview.errorOf === preview.current ? preview.error : undefined;
+  const refusedAsStale = refusal instanceof ApiError && refusal.status === 412;
+  const serverProblems: FieldProblem[] = [];
+  const unplaced: string[] = [];
+  if (refusal instanceof ApiError && !refusedAsStale) {
+    for (const detail of refusal.details) {
+      const place = rowFieldOf(detail.field, form.rows);
+      if (place) serverProblems.push({ ...place, message: detail.message });
+      else
+        unplaced.push(
+          detail.field && detail.field !== 'body' ? `${detail.field}: ${detail.message}` : detail.message,
+        );
+    }
+    if (refusal.details.length === 0) unplaced.push(refusal.message);
+  }
+  const problems = [...form.problems, ...serverProblems];
+  const problemOf = (row: string, field: FieldProblem['field']) =>
+    problems.find((p) => p.row === row && p.field === field)?.message;
+
+  const fresh = form.ready && preview.resultOf === preview.current && !preview.updating;
+  const shown: ShownTotals = shownOf(order, form.changed, preview);
 
   const update = (index: number, change: Partial<EditLine>) =>
     setLines((current) =>
@@ -130,7 +156,7 @@ export function EditItemsModal({
     );
 
   const save = async () => {
-    if (!preview.valid) return;
+    if (!form.ready) return;
     setBusy(true);
     setError(undefined);
     setStale(false);
@@ -141,7 +167,7 @@ export function EditItemsModal({
       const res = await versionedRequest<{ data: EditItemsResult }>(
         'POST',
         `/api/v1/orders/${order.id}/edit-items`,
-        editBodyOf(order, lines),
+        form.body,
         { ifMatch: etag },
       );
       onDone(res.body.data);
@@ -163,7 +189,7 @@ export function EditItemsModal({
       onClose={onClose}
       onSubmit={() => void save()}
     >
-      {stale ? <StaleNotice what="order" fields={[]} onReload={onReload} /> : null}
+      {stale || refusedAsStale ? <StaleNotice what="order" fields={[]} onReload={onReload} /> : null}
       <ErrorBanner error={error} title="Could not save the changes" />
       <div className="table-wrap">
         <table className="edit-lines">
@@ -181,26 +207,32 @@ export function EditItemsModal({
           <tbody>
             {lines.map((line, index) => {
               const label = `${line.name}${line.variantTitle ? ` · ${line.variantTitle}` : ''}`;
+              const row = rowKeyOf(line);
+              const id = `edit-${index}`;
+              const removed = line.kind === 'existing' && line.remove;
+              const total = removed ? 0 : shown.rowTotals.get(row);
               return (
-                <tr
-                  key={line.kind === 'existing' ? line.itemId : line.key}
-                  className={line.kind === 'existing' && line.remove ? 'removed' : ''}
-                >
+                <tr key={row} className={removed ? 'removed' : ''}>
                   <td>
                     {label}
                     {line.kind === 'new' ? <span className="badge badge-info">new</span> : null}
+                    <InlineError id={`${id}-item`} message={problemOf(row, 'item')} />
                   </td>
                   <td className="num">
                     {line.kind === 'existing' ? (
                       formatMoney(line.price, order.currency)
                     ) : (
-                      <input
-                        className="input-narrow"
-                        inputMode="decimal"
-                        aria-label={`Price of ${label}`}
-                        value={line.price}
-                        onChange={(e) => update(index, { price: e.target.value })}
-                      />
+                      <>
+                        <input
+                          className="input-narrow"
+                          inputMode="decimal"
+                          aria-label={`Price of ${label}`}
+                          value={line.price}
+                          onChange={(e) => update(index, { price: e.target.value })}
+                          {...errorLink(`${id}-price`, problemOf(row, 'price'))}
+                        />
+                        <InlineError id={`${id}-price`} message={problemOf(row, 'price')} />
+                      </>
                     )}
                   </td>
                   <td className="num">
@@ -210,12 +242,16 @@ export function EditItemsModal({
                       min={1}
                       step={1}
                       aria-label={`Quantity of ${label}`}
-                      disabled={line.kind === 'existing' && line.remove}
+                      disabled={removed}
                       value={line.quantity}
                       onChange={(e) => update(index, { quantity: e.target.value })}
+                      {...errorLink(`${id}-quantity`, problemOf(row, 'quantity'))}
                     />
+                    <InlineError id={`${id}-quantity`} message={problemOf(row, 'quantity')} />
                   </td>
-                  <td className="num">{money(preview.lineTotals[index] ?? 0)}</td>
+                  <td className={`num${fresh || !form.changed ? '' : ' pending'}`}>
+                    {total === undefined ? '…' : formatMoney(total, order.currency)}
+                  </td>
                   <td>
                     {line.kind === 'existing' ? (
                       <Button
@@ -242,54 +278,18 @@ export function EditItemsModal({
         </table>
       </div>
       <AddProduct onAdd={(line) => setLines((current) => [...current, line])} />
-      <section
-        className="preview"
-        aria-live="polite"
-        aria-label="Preview of the new totals"
-        data-testid="edit-preview"
-      >
-        <h3>Preview</h3>
-        <dl className="totals">
-          <dt>Subtotal</dt>
-          <dd>
-            {preview.newSubtotal !== preview.oldSubtotal ? <s>{money(preview.oldSubtotal)}</s> : null}{' '}
-            {money(preview.newSubtotal)}
-          </dd>
-          <dt>Discount (unchanged)</dt>
-          <dd>−{money(preview.discount)}</dd>
-          <dt>Shipping (unchanged)</dt>
-          <dd>{money(preview.shipping)}</dd>
-          <dt>Tax (unchanged)</dt>
-          <dd>{money(preview.tax)}</dd>
-          <dt>New total</dt>
-          <dd className="strong" data-testid="preview-total">
-            {money(preview.newTotal)}
-          </dd>
-          <dt>Price difference</dt>
-          <dd
-            className={`strong ${preview.difference > 0 ? 'text-warn' : preview.difference < 0 ? 'text-good' : ''}`}
-            data-testid="preview-difference"
-          >
-            {formatSignedMinor(preview.difference, order.currency)}
-          </dd>
-        </dl>
-        {preview.changed && preview.newBalance > 0 && order.amount_paid > 0 ? (
-          <p className="hint">
-            The customer would owe {money(preview.newBalance)}: the order becomes partially paid.
-          </p>
-        ) : null}
-        {preview.changed && preview.newBalance < 0 ? (
-          <p className="hint">{money(-preview.newBalance)} would be due back to the customer (refund due).</p>
-        ) : null}
-        {preview.problems.length ? (
-          <ul className="field-error">
-            {preview.problems.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        ) : null}
-        {!preview.changed ? <p className="hint">Change a quantity, remove a line or add a product.</p> : null}
-      </section>
+      <EditPreviewTotals
+        order={order}
+        shown={shown}
+        changed={form.changed}
+        fresh={fresh}
+        updating={preview.updating}
+        problems={[
+          ...(form.formProblem ? [form.formProblem] : []),
+          ...(problems.length ? ['Correct the fields marked above to see the new totals.'] : []),
+        ]}
+        refusal={unplaced}
+      />
     </ModalForm>
   );
 }

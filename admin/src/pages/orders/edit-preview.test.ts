@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LineItem, Order } from '../../api/types';
-import { type EditLine, editBodyOf, linesOf, previewEdit } from './edit-preview';
+import { type EditLine, editFormOf, linesOf, rowFieldOf, rowTotalsOf, taxLineLabel } from './edit-preview';
 
 const item = (id: string, price: number, quantity: number): LineItem => ({
   id,
@@ -52,14 +52,6 @@ function orderOf(overrides: Partial<Order> = {}): Order {
 }
 
 const ORDER = orderOf();
-/** $10.00 off, no shipping nor tax, nothing paid yet: 44.98 − 10.00 = 34.98. */
-const UNSHIPPED = orderOf({
-  discount_amount: 10,
-  shipping_amount: 0,
-  tax_amount: 0,
-  total: 34.98,
-  amount_paid: 0,
-});
 const newLine = (price: string, quantity: string, key = 'n1'): EditLine => ({
   kind: 'new',
   key,
@@ -108,147 +100,108 @@ describe('linesOf', () => {
   });
 });
 
-describe('previewEdit: the server arithmetic in minor units', () => {
-  it.each([
-    {
-      name: 'nothing changed: not valid, the totals as they are',
-      lines: edited(ORDER, {}),
-      expected: {
-        valid: false,
-        changed: false,
-        newSubtotal: 4498,
-        newTotal: 4827,
-        difference: 0,
-        newBalance: 0,
-      },
-    },
-    {
-      name: 'a quantity raised: the difference is the added line total',
-      lines: edited(ORDER, { a: '3' }),
-      expected: {
-        valid: true,
-        changed: true,
-        newSubtotal: 6497,
-        newTotal: 6826,
-        difference: 1999,
-        newBalance: 1999,
-      },
-    },
-    {
-      name: 'a line removed: a negative balance (to refund)',
-      lines: edited(ORDER, { b: 'remove' }),
-      expected: {
-        valid: true,
-        changed: true,
-        newSubtotal: 3998,
-        newTotal: 4327,
-        difference: -500,
-        newBalance: -500,
-      },
-    },
-    {
-      name: 'a line added at a typed price',
-      lines: edited(ORDER, {}, [newLine('0.10', '3')]),
-      expected: {
-        valid: true,
-        changed: true,
-        newSubtotal: 4528,
-        newTotal: 4857,
-        difference: 30,
-        newBalance: 30,
-      },
-    },
-    {
-      name: 'the frozen discount can bring the total to 0, never below',
-      order: UNSHIPPED,
-      lines: edited(UNSHIPPED, { a: 'remove' }),
-      expected: {
-        valid: true,
-        changed: true,
-        newSubtotal: 500, // 5.00 − 10.00 would be −5.00
-        newTotal: 0,
-        difference: -3498,
-        newBalance: 0,
-      },
-    },
-    {
-      name: 'the same quantity typed again is no change',
-      lines: edited(ORDER, { a: ' 2 ' }),
-      expected: {
-        valid: false,
-        changed: false,
-        newSubtotal: 4498,
-        newTotal: 4827,
-        difference: 0,
-        newBalance: 0,
-      },
-    },
-  ])('$name', ({ order = ORDER, lines, expected }) => {
-    expect(previewEdit(order, lines)).toMatchObject({ ...expected, problems: [] });
-  });
-
-  it('keeps the frozen amounts and the old totals in minor units', () => {
-    expect(previewEdit(ORDER, edited(ORDER, { a: '1' }))).toEqual({
-      valid: true,
+describe('editFormOf: the form checked, no amounts computed', () => {
+  it('nothing changed: not ready, nothing to send', () => {
+    expect(editFormOf(ORDER, edited(ORDER, { a: ' 2 ' }))).toEqual({
+      body: {},
+      rows: { update_quantity: [], add: [], remove: [] },
       problems: [],
-      oldSubtotal: 4498,
-      newSubtotal: 2499,
-      discount: 500,
-      shipping: 499,
-      tax: 330,
-      oldTotal: 4827,
-      newTotal: 2828,
-      difference: -1999,
-      newBalance: -1999,
-      changed: true,
-      lineTotals: [1999, 500],
+      formProblem: undefined,
+      changed: false,
+      ready: false,
     });
   });
 
-  it('a currency without decimals is counted in whole units', () => {
-    const yen = orderOf({
-      currency: 'JPY',
-      line_items: [item('a', 1200, 1)],
-      subtotal: 1200,
-      discount_amount: 0,
-      shipping_amount: 300,
-      tax_amount: 120,
-      total: 1620,
-      amount_paid: 1620,
-    });
-    const preview = previewEdit(yen, edited(yen, { a: '2' }, [newLine('500', '1')]));
-    expect(preview).toMatchObject({ valid: true, newSubtotal: 2900, newTotal: 3320, difference: 1700 });
-    expect(previewEdit(yen, edited(yen, {}, [newLine('500.5', '1')])).problems).toEqual([
-      'New item: the price must be an amount such as 1999',
-    ]);
+  it('remembers the row behind each entry of the body', () => {
+    const form = editFormOf(ORDER, edited(ORDER, { a: '3', b: 'remove' }, [newLine('1.00', '2', 'n7')]));
+    expect(form).toMatchObject({ changed: true, ready: true, problems: [] });
+    expect(form.rows).toEqual({ update_quantity: ['a'], add: ['n7'], remove: ['b'] });
   });
 
   it.each([
-    [{ a: '0' }, [], ['Item a: the quantity must be a whole number of at least 1 (remove the line instead)']],
+    [
+      { a: '0' },
+      [],
+      { row: 'a', field: 'quantity', message: 'A whole number of at least 1 (remove the line instead)' },
+    ],
     [
       { a: '1.5' },
       [],
-      ['Item a: the quantity must be a whole number of at least 1 (remove the line instead)'],
+      { row: 'a', field: 'quantity', message: 'A whole number of at least 1 (remove the line instead)' },
     ],
-    [{ a: '' }, [], ['Item a: the quantity must be a whole number of at least 1 (remove the line instead)']],
-    [{}, [newLine('19.99', '0')], ['New item: the quantity must be a whole number of at least 1']],
-    [{}, [newLine('19.999', '1')], ['New item: the price must be an amount such as 19.99']],
-    [{}, [newLine('-1', '1')], ['New item: the price must be an amount such as 19.99']],
-    [{ a: 'remove', b: 'remove' }, [], ['An order needs at least one item.']],
-  ] as const)('%j plus %j is refused: %j', (changes, added, problems) => {
-    const preview = previewEdit(ORDER, edited(ORDER, changes, [...added]));
-    expect(preview.problems).toEqual(problems);
-    expect(preview.valid).toBe(false);
+    [
+      { a: '' },
+      [],
+      { row: 'a', field: 'quantity', message: 'A whole number of at least 1 (remove the line instead)' },
+    ],
+    [{}, [newLine('19.99', '0')], { row: 'n1', field: 'quantity', message: 'A whole number of at least 1' }],
+    [{}, [newLine('19.999', '1')], { row: 'n1', field: 'price', message: 'An amount such as 19.99' }],
+    [{}, [newLine('-1', '1')], { row: 'n1', field: 'price', message: 'An amount such as 19.99' }],
+  ] as const)('%j plus %j: %j on its field, nothing sent for it', (changes, added, problem) => {
+    const form = editFormOf(ORDER, edited(ORDER, changes, [...added]));
+    expect(form.problems).toEqual([problem]);
+    expect(form.ready).toBe(false);
+    expect(JSON.stringify(form.body)).not.toContain('NaN');
   });
 
-  it('a refused line counts 0 in the totals', () => {
-    const preview = previewEdit(ORDER, edited(ORDER, { a: 'x' }));
-    expect(preview.lineTotals).toEqual([0, 500]);
-    expect(preview.newSubtotal).toBe(500);
+  it('an order keeps one item at least', () => {
+    const form = editFormOf(ORDER, edited(ORDER, { a: 'remove', b: 'remove' }));
+    expect([form.formProblem, form.ready]).toEqual(['An order needs at least one item.', false]);
+  });
+
+  it('a currency without decimals takes whole prices only', () => {
+    const yen = orderOf({ currency: 'JPY', line_items: [item('a', 1200, 1)] });
+    expect(editFormOf(yen, edited(yen, {}, [newLine('500', '1')])).ready).toBe(true);
+    expect(editFormOf(yen, edited(yen, {}, [newLine('500.5', '1')])).problems).toEqual([
+      { row: 'n1', field: 'price', message: 'An amount such as 1999' },
+    ]);
   });
 });
 
-describe('editBodyOf: only what changed', () => {
+describe('rowFieldOf: the API error back on its row', () => {
+  const rows = { update_quantity: ['a'], add: ['n1', 'n2'], remove: ['b'] };
+  it.each([
+    ['update_quantity.0.new_quantity', { row: 'a', field: 'quantity' }],
+    ['update_quantity.0.item_id', { row: 'a', field: 'item' }],
+    ['add.1.price', { row: 'n2', field: 'price' }],
+    ['/body/add/0/quantity', { row: 'n1', field: 'quantity' }],
+    ['add.0.variant_id', { row: 'n1', field: 'item' }],
+    ['remove.0', { row: 'b', field: 'item' }],
+    ['add', undefined],
+    ['add.5.price', undefined],
+    ['body', undefined],
+  ] as const)('%s → %j', (field, expected) => {
+    expect(rowFieldOf(field, rows)).toEqual(expected);
+  });
+});
+
+describe("rowTotalsOf: the preview's line totals on the form's rows", () => {
+  it('existing lines by id, added ones in the order sent, removed ones absent', () => {
+    const totals = rowTotalsOf(
+      ORDER,
+      { update_quantity: ['a'], add: ['n1', 'n2'], remove: ['b'] },
+      {
+        line_items: [
+          { id: 'a', name: 'Item a', quantity: 3, price: 19.99, total: 59.97 },
+          { id: 'x1', name: 'New', quantity: 1, price: 1, total: 1 },
+          { id: 'x2', name: 'New', quantity: 2, price: 1, total: 2 },
+        ],
+      },
+    );
+    expect([...totals]).toEqual([
+      ['a', 59.97],
+      ['n1', 1],
+      ['n2', 2],
+    ]);
+  });
+});
+
+it('taxLineLabel says when the tax is contained in the prices', () => {
+  expect(taxLineLabel({ name: 'VAT', rate: '19' }, true)).toBe('incl. VAT 19 %');
+  expect(taxLineLabel({ name: 'Sales tax', rate: '7.25' }, false)).toBe('Sales tax 7.25 %');
+});
+
+describe('editFormOf(…).body: only what changed', () => {
   it.each([
     { name: 'nothing', changes: {}, added: [], body: {} },
     {
@@ -293,6 +246,6 @@ describe('editBodyOf: only what changed', () => {
       },
     },
   ] as const)('$name', ({ changes, added, body }) => {
-    expect(editBodyOf(ORDER, edited(ORDER, changes, [...added]))).toEqual(body);
+    expect(editFormOf(ORDER, edited(ORDER, changes, [...added])).body).toEqual(body);
   });
 });
