@@ -48,7 +48,7 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     slug = store.store.slug;
     api = client(app, store.key);
     await app.services.stores.createAdminUser({ email: EMAIL, password: PASSWORD, storeSlug: slug });
-    // Shipping and tax, so that the order edit shows the shipping kept and the tax recomputed.
+    // Shipping and tax, so that the order edit shows them frozen.
     await setPricing(app, storeId, { shipping_flat_rate: 500, tax_rate_bps: 1000 });
     worker = startTestWorker(app);
     receiver = await startWebhookReceiver();
@@ -368,39 +368,39 @@ describe.skipIf(!hasChromium())('merchant dashboard in Chromium', () => {
     await screenshot(page, '08-order-detail');
   });
 
-  it("edits items with the server's preview of the new total (discount and shipping kept, tax recomputed)", async () => {
+  it("edits items with the server's preview of the new total (discount, shipping and the store-wide tax frozen)", async () => {
     // 12.50 + shipping 5.00 + tax 10 % of 12.50 = 18.75.
     const order = await orderByApi([{ product_id: productId, quantity: 1 }], 'ada@example.com');
     expect(order.total).toBe(18.75);
     await openOrder(order.order_number);
     await page.getByRole('button', { name: 'Edit items' }).click();
     await dialog().getByLabel('Quantity of Enamel Mug').fill('3');
-    // The server's preview: 37.50 + 5.00 + tax 10 % of 37.50 (3.75) = 46.25; difference +27.50.
+    // 37.50 + 5.00 + 1.25 (tax frozen) = 43.75; difference +25.00.
     const preview = dialog().getByTestId('edit-preview');
-    await preview.getByText('$46.25').waitFor();
-    expect(await dialog().getByTestId('preview-total').textContent()).toBe('$46.25');
-    expect(await dialog().getByTestId('preview-difference').textContent()).toBe('+$27.50');
-    expect(await dialog().getByTestId('preview-tax-line').textContent()).toBe('$3.75');
+    await preview.getByText('$43.75').waitFor();
+    expect(await dialog().getByTestId('preview-total').textContent()).toBe('$43.75');
+    expect(await dialog().getByTestId('preview-difference').textContent()).toBe('+$25.00');
+    expect(await dialog().getByTestId('preview-tax-line').textContent()).toBe('$1.25');
     await screenshot(page, '09-order-edit-preview');
     // Nothing is saved before the button is pressed.
     expect((await api.get(`/api/v1/orders/${order.id}`)).json().data.total).toBe(18.75);
 
-    // A new line from the catalogue: + 12.50 and its 1.25 of tax.
+    // A new line from the catalogue: + 12.50.
     await dialog().getByLabel('Find a product to add').fill('Enamel');
     await dialog().getByLabel('Find a product to add').press('Enter');
     await dialog().getByRole('button', { name: 'Add Enamel Mug' }).click();
-    await preview.getByText('$60.00').waitFor();
-    expect(await dialog().getByTestId('preview-difference').textContent()).toBe('+$41.25');
+    await preview.getByText('$56.25').waitFor();
+    expect(await dialog().getByTestId('preview-difference').textContent()).toBe('+$37.50');
 
     await dialog().getByRole('button', { name: 'Save changes' }).click();
-    await notice('The items were saved. New total $60.00 (+$41.25).');
+    await notice('The items were saved. New total $56.25 (+$37.50).');
     const saved = (await api.get(`/api/v1/orders/${order.id}`)).json().data;
-    expect(saved).toMatchObject({ subtotal: 50, shipping_amount: 5, tax_amount: 5, total: 60 });
+    expect(saved).toMatchObject({ subtotal: 50, shipping_amount: 5, tax_amount: 1.25, total: 56.25 });
     expect(saved.line_items.map((l: { quantity: number; price: number }) => [l.quantity, l.price])).toEqual([
       [3, 12.5],
       [1, 12.5],
     ]);
-    await page.getByTestId('order-total').getByText('$60.00').waitFor();
+    await page.getByTestId('order-total').getByText('$56.25').waitFor();
   });
 
   it('cancels an order with a reason, putting the items back in stock', async () => {

@@ -338,7 +338,7 @@ export interface paths {
     put?: never;
     /**
      * Change, add or remove line items of an unfulfilled order
-     * @description One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount and shipping frozen, the lines are retaxed at the rates of the order's `tax_lines`, and the payment status follows the balance. Fulfilled or cancelled orders: 409. With `dry_run: true` the same edit is computed and rolled back: the answer adds `dry_run` and `order` (the order as the edit would leave it), nothing is saved and no ETag is sent.
+     * @description One transaction: stock moves by the exact deltas (409 insufficient_stock and nothing changes when short), totals are recomputed with the discount and shipping frozen, the lines are retaxed at the rate of the order's tax region (its `tax_lines`; a store-wide rate's tax stays as it was), and the payment status follows the balance. Fulfilled or cancelled orders: 409. With `dry_run: true` the same edit is computed and rolled back: the answer adds `dry_run` and `order` (the order as the edit would leave it), nothing is saved and no ETag is sent.
      *
      *     Requires the `orders:write` scope.
      */

@@ -1,7 +1,8 @@
 import { Fragment } from 'react';
 import type { Order } from '../../api/types';
+import { taxLabel } from '../../lib/format';
 import { currencyDecimals, formatMoney, formatSignedMinor, numberToMinor } from '../../lib/money';
-import { rowTotalsOf, taxLineLabel } from './edit-preview';
+import { rowTotalsOf } from './edit-preview';
 import type { EditPreviewState } from './useEditPreview';
 
 /** The amounts the preview shows: the server's preview of the edit, or the order as it is. */
@@ -99,18 +100,18 @@ export function EditPreviewTotals({
         </dd>
         <dt>Discount (unchanged)</dt>
         <dd>−{money(shown.discount)}</dd>
-        <dt>Shipping{method ? ` · ${method}` : ''} (unchanged)</dt>
+        <dt>Shipping ({method ? `${method}, ` : ''}unchanged)</dt>
         <dd>{money(shown.shipping)}</dd>
         {shown.taxLines.length ? (
           shown.taxLines.map((line) => (
             <Fragment key={`${line.name}:${line.rate}`}>
-              <dt>{taxLineLabel(line, shown.taxesIncluded)}</dt>
+              <dt>{taxLabel(line.name, line.rate, shown.taxesIncluded)}</dt>
               <dd data-testid="preview-tax-line">{money(line.amount)}</dd>
             </Fragment>
           ))
         ) : (
           <>
-            <dt>Tax</dt>
+            <dt>{shown.taxesIncluded ? 'incl. tax' : 'Tax'}</dt>
             <dd>{money(shown.tax)}</dd>
           </>
         )}

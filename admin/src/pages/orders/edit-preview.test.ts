@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LineItem, Order } from '../../api/types';
-import { type EditLine, editFormOf, linesOf, rowFieldOf, rowTotalsOf, taxLineLabel } from './edit-preview';
+import { type EditLine, editFormOf, linesOf, rowFieldOf, rowTotalsOf } from './edit-preview';
 
 const item = (id: string, price: number, quantity: number): LineItem => ({
   id,
@@ -194,11 +194,6 @@ describe("rowTotalsOf: the preview's line totals on the form's rows", () => {
       ['n2', 2],
     ]);
   });
-});
-
-it('taxLineLabel says when the tax is contained in the prices', () => {
-  expect(taxLineLabel({ name: 'VAT', rate: '19' }, true)).toBe('incl. VAT 19 %');
-  expect(taxLineLabel({ name: 'Sales tax', rate: '7.25' }, false)).toBe('Sales tax 7.25 %');
 });
 
 describe('editFormOf(…).body: only what changed', () => {

@@ -184,8 +184,3 @@ export function rowTotalsOf(
   });
   return totals;
 }
-
-/** "VAT 19 %", or "incl. VAT 19 %" when the prices contain the tax. */
-export function taxLineLabel(line: { name: string; rate: string }, included: boolean): string {
-  return `${included ? 'incl. ' : ''}${line.name} ${line.rate} %`;
-}
