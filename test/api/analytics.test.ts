@@ -11,7 +11,7 @@ import {
   UNLIMITED,
 } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
-import { createOrder } from '../helpers/order-factories.js';
+import { createOrder, setPricing } from '../helpers/order-factories.js';
 
 let app: TestApp;
 
@@ -22,13 +22,14 @@ afterAll(() => app.close());
 
 const unique = () => randomBytes(4).toString('hex');
 
-/** A store in `timezone` with an all-scopes key and a few products. */
+/** A store in `timezone` with an all-scopes key and a few products; $4.99 shipping and 8.25 % tax. */
 async function shop(timezone: string, products = 3) {
   const store = await app.services.stores.createStore({
     slug: `an-${unique()}`,
     name: 'Analytics',
     timezone,
   });
+  await setPricing(app, store.id, { shipping_flat_rate: 499, tax_rate_bps: 825 });
   const { key } = await app.services.stores.createApiKey(store.id, { scopes: 'all' });
   const api = client(app, key);
   const catalogue: ProductData[] = [];
@@ -48,6 +49,9 @@ interface OrderFact {
   status: string;
   amount_paid: number;
   discount_amount: number;
+  shipping_amount: number;
+  tax_amount: number;
+  tax_lines: { country: string | null; region: string | null; amount: number }[];
   customer_id: string | null;
   created_at: Date;
   lines: { product_id: string | null; name: string; quantity: number; price: number; position: number }[];
@@ -57,7 +61,17 @@ async function factsOf(storeId: string): Promise<OrderFact[]> {
   const db = app.database.db;
   const orders = await db
     .selectFrom('orders')
-    .select(['id', 'status', 'amount_paid', 'discount_amount', 'customer_id', 'created_at'])
+    .select([
+      'id',
+      'status',
+      'amount_paid',
+      'discount_amount',
+      'shipping_amount',
+      'tax_amount',
+      'tax_lines',
+      'customer_id',
+      'created_at',
+    ])
     .where('store_id', '=', storeId)
     .execute();
   const lines = await db
@@ -142,6 +156,8 @@ function expectedTotals(facts: OrderFact[], timeZone: string, from: string, to: 
     average_order_value: orders ? Math.floor((2 * revenue + orders) / (2 * orders)) : 0,
     items_sold: counted.reduce((s, o) => s + o.lines.reduce((q, l) => q + l.quantity, 0), 0),
     discounts: counted.reduce((s, o) => s + o.discount_amount, 0),
+    shipping: counted.reduce((s, o) => s + o.shipping_amount, 0),
+    tax: counted.reduce((s, o) => s + o.tax_amount, 0),
     // These orders have no refunds (refunds.test.ts covers net revenue).
     refunds: 0,
     net_revenue: revenue,
@@ -191,6 +207,23 @@ function expectedReport(facts: OrderFact[], timeZone: string, from: string, to: 
     .slice(0, 10)
     .map(([product_id, p]) => ({ product_id, name: latestName(product_id), ...p }));
 
+  // Per place, every tax line of the counted orders (a place with lines is listed even at 0).
+  const places = new Map<string, { country: string | null; region: string | null; amount: number }>();
+  for (const o of counted)
+    for (const l of o.tax_lines) {
+      const key = `${l.country ?? ''}|${l.region ?? ''}`;
+      const place = places.get(key) ?? { country: l.country ?? null, region: l.region ?? null, amount: 0 };
+      place.amount += l.amount;
+      places.set(key, place);
+    }
+  const text = (v: string | null) => v ?? '';
+  const tax_by_region = [...places.values()].sort(
+    (a, b) =>
+      b.amount - a.amount ||
+      (text(a.country) < text(b.country) ? -1 : text(a.country) > text(b.country) ? 1 : 0) ||
+      (text(a.region) < text(b.region) ? -1 : text(a.region) > text(b.region) ? 1 : 0),
+  );
+
   const status_breakdown = { pending: 0, processing: 0, on_hold: 0, completed: 0, cancelled: 0 };
   for (const o of inRange) status_breakdown[o.status as keyof typeof status_breakdown] += 1;
 
@@ -202,6 +235,7 @@ function expectedReport(facts: OrderFact[], timeZone: string, from: string, to: 
     previous_period: { from: prevFrom, to: prevTo, ...expectedTotals(facts, timeZone, prevFrom, prevTo) },
     timeseries: [...series].map(([period_start, f]) => ({ period_start, ...f })),
     top_products: top,
+    tax_by_region,
     status_breakdown,
   };
 }
@@ -217,6 +251,7 @@ interface ApiReport {
   previous_period: Record<string, number>;
   timeseries: { period_start: string; revenue: number; orders: number }[];
   top_products: { product_id: string; name: string; quantity: number; revenue: number }[];
+  tax_by_region: { country: string | null; region: string | null; amount: number }[];
   status_breakdown: Record<string, number>;
 }
 
@@ -226,6 +261,8 @@ function inMinorUnits(data: ApiReport) {
     revenue: minor(t.revenue as number),
     average_order_value: minor(t.average_order_value as number),
     discounts: minor(t.discounts as number),
+    shipping: minor(t.shipping as number),
+    tax: minor(t.tax as number),
     refunds: minor(t.refunds as number),
     net_revenue: minor(t.net_revenue as number),
   });
@@ -240,6 +277,7 @@ function inMinorUnits(data: ApiReport) {
       revenue: minor(p.revenue),
     })),
     top_products: data.top_products.map((p: { revenue: number }) => ({ ...p, revenue: minor(p.revenue) })),
+    tax_by_region: data.tax_by_region.map((p) => ({ ...p, amount: minor(p.amount) })),
     status_breakdown: data.status_breakdown,
   };
 }
@@ -272,10 +310,16 @@ async function rollupsOf(storeId: string) {
     );
   return {
     daily: await rows(
-      `SELECT day::text, revenue, discounts, items_sold, pending, processing, on_hold, completed, cancelled
+      `SELECT day::text, revenue, discounts, shipping, tax, items_sold, pending, processing, on_hold,
+         completed, cancelled
        FROM analytics_daily WHERE store_id = $store
-         AND (revenue, discounts, items_sold, pending, processing, on_hold, completed, cancelled) <> (0, 0, 0, 0, 0, 0, 0, 0)
+         AND (revenue, discounts, shipping, tax, items_sold, pending, processing, on_hold, completed, cancelled)
+           <> (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
        ORDER BY day`,
+    ),
+    taxes: await rows(
+      `SELECT grain, period::text, country, region, amount, lines FROM analytics_tax_regions
+       WHERE store_id = $store AND (amount, lines) <> (0, 0) ORDER BY grain, period, country, region`,
     ),
     products: await rows(
       `SELECT grain, period::text, product_id, quantity, revenue FROM analytics_product_sales
@@ -295,6 +339,14 @@ async function rollupsOf(storeId: string) {
     ),
   };
 }
+
+/** Places of tax lines the property test gives its orders. */
+const TAX_PLACES = [
+  { country: 'US', region: 'US-CA' },
+  { country: 'US', region: 'US-NY' },
+  { country: 'DE', region: null },
+  { country: null, region: null },
+];
 
 // ---------------------------------------------------------------------------------------------
 
@@ -319,6 +371,8 @@ describe('GET /api/v1/analytics', () => {
         average_order_value: order.total,
         items_sold: 2,
         discounts: 0,
+        shipping: 4.99,
+        tax: order.tax_amount,
         new_customers: 1,
         returning_customers: 0,
       },
@@ -468,6 +522,12 @@ describe('GET /api/v1/analytics', () => {
       markPaid: fc.boolean(),
       day: fc.constantFrom(...days),
       minutes: fc.integer({ min: -150, max: 150 }),
+      // The tax lines the order is given (as checkout writes them: places of two states, a country-wide
+      // rate, a line naming no country; amounts in cents, 0 included).
+      taxes: fc.uniqueArray(fc.record({ place: fc.nat(3), amount: fc.nat(2500) }), {
+        maxLength: 3,
+        selector: (t) => t.place,
+      }),
       ops: fc.array(fc.record({ op: operation, fraction: fc.double({ min: 0, max: 1, noNaN: true }) }), {
         maxLength: 3,
       }),
@@ -498,9 +558,15 @@ describe('GET /api/v1/analytics', () => {
             });
             // Near local midnight of the chosen day (the API cannot backdate; the triggers follow).
             const createdAt = new Date(localMidnight(spec.day, tz) + spec.minutes * 60_000);
+            const taxLines = spec.taxes.map(({ place, amount }) => ({
+              name: 'Sales tax',
+              rate: '8.25',
+              amount,
+              ...(TAX_PLACES[place] as { country: string | null; region: string | null }),
+            }));
             await app.database.db
               .updateTable('orders')
-              .set({ created_at: createdAt })
+              .set({ created_at: createdAt, tax_lines: JSON.stringify(taxLines) })
               .where('id', '=', order.id)
               .execute();
 

@@ -20,6 +20,7 @@ const NEW_MIGRATIONS = [
   '2026_11_28_0034_order_history',
   '2026_11_28_0035_webhook_last_test',
   '2026_11_28_0036_regions',
+  '2026_11_28_0040_analytics_shipping_tax',
 ];
 
 let app: TestApp;

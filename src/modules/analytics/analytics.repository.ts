@@ -70,16 +70,30 @@ export async function periodFigures(
   const result = await sql<Record<string, unknown>>`
     SELECT (
       SELECT coalesce(json_agg(json_build_array(day::text, revenue, discounts, items_sold, pending,
-        processing, on_hold, completed, cancelled) ORDER BY day), '[]')
+        processing, on_hold, completed, cancelled, shipping, tax) ORDER BY day), '[]')
       FROM analytics_daily
       WHERE store_id = ${storeId} AND day BETWEEN ${from}::date AND ${to}::date
     ) AS days ${sql.join(columns, sql``)}`.execute(db);
   const row = result.rows[0] ?? {};
   const days = (row.days as [string, ...number[]][]).map(
-    ([day, revenue, discounts, items_sold, pending, processing, on_hold, completed, cancelled]) => ({
+    ([
+      day,
+      revenue,
+      discounts,
+      items_sold,
+      pending,
+      processing,
+      on_hold,
+      completed,
+      cancelled,
+      shipping,
+      tax,
+    ]) => ({
       day,
       revenue: Number(revenue),
       discounts: Number(discounts),
+      shipping: Number(shipping),
+      tax: Number(tax),
       items_sold: Number(items_sold),
       pending: Number(pending),
       processing: Number(processing),
@@ -137,14 +151,50 @@ export async function topProducts(
   return result.rows;
 }
 
-/** Whether order changes of the store wait in the journals (three index probes, no lock). */
+export interface TaxPlace {
+  country: string | null;
+  /** ISO 3166-2, or null for a country-wide rate. */
+  region: string | null;
+  amount: number;
+}
+
+/**
+ * The tax of a range per place (the tax lines of its orders not cancelled), read from the rollup rows
+ * of `pieces` like topProducts: largest amount first, then by country and region (country-wide
+ * first). A place is listed when the range's orders have a tax line for it, even if it sums to 0.
+ */
+export async function taxByRegion(
+  db: Executor,
+  storeId: string,
+  pieces: readonly GrainRange[],
+): Promise<TaxPlace[]> {
+  if (pieces.length === 0) return [];
+  const parts = pieces.map(
+    (p) => sql`
+      SELECT country, region, amount, lines FROM analytics_tax_regions
+      WHERE store_id = ${storeId} AND grain = ${p.grain}
+        AND period >= ${p.from}::date AND period < ${p.until}::date`,
+  );
+  const result = await sql<{ country: string; region: string; amount: string }>`
+    SELECT country, region, sum(amount)::bigint AS amount
+    FROM (${sql.join(parts, sql` UNION ALL `)}) rows
+    GROUP BY country, region
+    HAVING sum(lines) > 0
+    ORDER BY 3 DESC, country COLLATE "C", region COLLATE "C"`.execute(db);
+  return result.rows.map((r) => ({
+    country: r.country === '' ? null : r.country,
+    region: r.region === '' ? null : r.region,
+    amount: Number(r.amount),
+  }));
+}
+
+/** Whether order changes of the store wait in the journals (four index probes, no lock). */
 export async function hasPending(db: Executor, storeId: string): Promise<boolean> {
   const result = await sql<{ pending: boolean }>`
     SELECT EXISTS (SELECT 1 FROM analytics_pending_days WHERE store_id = ${storeId})
       OR EXISTS (SELECT 1 FROM analytics_pending_products WHERE store_id = ${storeId})
-      OR EXISTS (SELECT 1 FROM analytics_pending_customers WHERE store_id = ${storeId}) AS pending`.execute(
-    db,
-  );
+      OR EXISTS (SELECT 1 FROM analytics_pending_customers WHERE store_id = ${storeId})
+      OR EXISTS (SELECT 1 FROM analytics_pending_taxes WHERE store_id = ${storeId}) AS pending`.execute(db);
   return result.rows[0]?.pending === true;
 }
 

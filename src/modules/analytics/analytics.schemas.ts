@@ -27,6 +27,10 @@ const totalsFields = {
   average_order_value: Money('revenue ÷ orders, rounded half up to the currency (0 without orders)'),
   items_sold: Count('Quantities on the lines of those orders'),
   discounts: Money('Discount amounts of those orders'),
+  shipping: Money(
+    'Shipping charged on those orders (paid or not, as their discounts; a refund is not split into shipping and tax: it counts in `refunds`)',
+  ),
+  tax: Money('Tax charged on those orders (their `tax_amount`; the same rules as `shipping`)'),
   refunds: Money(
     'Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue)',
   ),
@@ -63,6 +67,21 @@ export const AnalyticsReport = Type.Object({
       revenue: Type.Number({ description: 'price × quantity of its lines on orders not cancelled' }),
     }),
     { description: 'The 10 best sellers of the period by revenue' },
+  ),
+  tax_by_region: Type.Array(
+    Type.Object({
+      country: Type.Union([Type.String(), Type.Null()], {
+        description: 'ISO 3166-1 alpha-2 of the rate (null for a tax line that names no country)',
+      }),
+      region: Type.Union([Type.String(), Type.Null()], {
+        description: 'ISO 3166-2 such as "US-CA", or null for a country-wide rate',
+      }),
+      amount: Type.Number({ description: 'Sum of the tax lines of that place on orders not cancelled' }),
+    }),
+    {
+      description:
+        "The period's tax per place, from the orders' tax lines: largest amount first, then by country and region",
+    },
   ),
   status_breakdown: Type.Object(
     {

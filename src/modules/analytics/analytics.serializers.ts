@@ -11,6 +11,8 @@ export function reportForMerchant(report: AnalyticsReport) {
     average_order_value: money(t.average_order_value),
     items_sold: t.items_sold,
     discounts: money(t.discounts),
+    shipping: money(t.shipping),
+    tax: money(t.tax),
     refunds: money(t.refunds),
     net_revenue: money(t.net_revenue),
     new_customers: t.new_customers,
@@ -33,6 +35,11 @@ export function reportForMerchant(report: AnalyticsReport) {
       name: p.name ?? '',
       quantity: p.quantity,
       revenue: money(p.revenue),
+    })),
+    tax_by_region: report.taxByRegion.map((p) => ({
+      country: p.country,
+      region: p.region,
+      amount: money(p.amount),
     })),
     status_breakdown: report.statusBreakdown,
   };

@@ -25,6 +25,10 @@ export interface Totals {
   average_order_value: number;
   items_sold: number;
   discounts: number;
+  /** Shipping charged on those orders (refunds are not split: they count in `refunds` only). */
+  shipping: number;
+  /** Tax charged on those orders (the same rule). */
+  tax: number;
   /** Refunds that succeeded in the period (by the day they were made), on orders not cancelled. */
   refunds: number;
   /** revenue − refunds. */
@@ -42,6 +46,7 @@ export interface AnalyticsReport {
   previousTotals: Totals;
   timeseries: { period_start: string; revenue: number; orders: number }[];
   topProducts: repo.ProductSales[];
+  taxByRegion: repo.TaxPlace[];
   statusBreakdown: StatusBreakdown;
 }
 
@@ -75,11 +80,15 @@ function totalsOf(
   let orders = 0;
   let items = 0;
   let discounts = 0;
+  let shipping = 0;
+  let tax = 0;
   for (const row of rows) {
     revenue += row.revenue;
     orders += ordersOf(row);
     items += row.items_sold;
     discounts += row.discounts;
+    shipping += row.shipping;
+    tax += row.tax;
   }
   return {
     revenue,
@@ -87,6 +96,8 @@ function totalsOf(
     average_order_value: averageOrderValue(revenue, orders),
     items_sold: items,
     discounts,
+    shipping,
+    tax,
     refunds,
     net_revenue: revenue - refunds,
     new_customers: customers.newCustomers,
@@ -128,12 +139,14 @@ export function createAnalyticsService(deps: {
       if (await repo.hasPending(db, ctx.storeId)) await repo.fold(db, ctx.storeId);
       const previous = previousPeriod(range);
       const interval = query.interval ?? 'day';
-      const [{ days, customers }, topProducts, refunds, previousRefunds] = await Promise.all([
+      const pieces = grainRanges(range);
+      const [{ days, customers }, topProducts, taxByRegion, refunds, previousRefunds] = await Promise.all([
         repo.periodFigures(db, ctx.storeId, [
           { range, returning: returningMethod(range) },
           { range: previous, returning: returningMethod(previous) },
         ]),
-        repo.topProducts(db, ctx.storeId, grainRanges(range), TOP_PRODUCTS),
+        repo.topProducts(db, ctx.storeId, pieces, TOP_PRODUCTS),
+        repo.taxByRegion(db, ctx.storeId, pieces),
         deps.refundsBetween(ctx.storeId, range, store.timezone),
         deps.refundsBetween(ctx.storeId, previous, store.timezone),
       ]);
@@ -171,6 +184,7 @@ export function createAnalyticsService(deps: {
         ),
         timeseries: [...buckets].map(([period_start, figures]) => ({ period_start, ...figures })),
         topProducts,
+        taxByRegion,
         statusBreakdown,
       };
     },

@@ -8,6 +8,9 @@ export interface AnalyticsDailyTable {
   day: string;
   revenue: number;
   discounts: number;
+  /** shipping_amount and tax_amount of the orders not cancelled (migration 0040). */
+  shipping: number;
+  tax: number;
   items_sold: number;
   pending: number;
   processing: number;
@@ -23,6 +26,17 @@ export interface AnalyticsProductSalesTable {
   product_id: string;
   quantity: number;
   revenue: number;
+}
+
+/** Per tax place (country, region; '' for none) and period: the tax lines' amount and count. */
+export interface AnalyticsTaxRegionsTable {
+  store_id: string;
+  grain: 'day' | 'week' | 'month';
+  period: string;
+  country: string;
+  region: string;
+  amount: number;
+  lines: number;
 }
 
 export interface AnalyticsProductNamesTable {
@@ -59,6 +73,7 @@ declare module '../../platform/db/schema.js' {
     analytics_daily: AnalyticsDailyTable;
     analytics_product_sales: AnalyticsProductSalesTable;
     analytics_product_names: AnalyticsProductNamesTable;
+    analytics_tax_regions: AnalyticsTaxRegionsTable;
     analytics_customers: AnalyticsCustomersTable;
     analytics_customer_days: AnalyticsCustomerDaysTable;
     analytics_customer_bounds: AnalyticsCustomerBoundsTable;

@@ -22,6 +22,7 @@ import * as analyticsRebuildJoins from './2026_11_28_0030_analytics_rebuild_join
 import * as orderHistory from './2026_11_28_0034_order_history.js';
 import * as webhookLastTest from './2026_11_28_0035_webhook_last_test.js';
 import * as regions from './2026_11_28_0036_regions.js';
+import * as analyticsShippingTax from './2026_11_28_0040_analytics_shipping_tax.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_0034_order_history': orderHistory,
   '2026_11_28_0035_webhook_last_test': webhookLastTest,
   '2026_11_28_0036_regions': regions,
+  '2026_11_28_0040_analytics_shipping_tax': analyticsShippingTax,
 };
 
 export const migrationProvider: MigrationProvider = {
