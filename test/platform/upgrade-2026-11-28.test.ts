@@ -6,7 +6,7 @@ import { migrationProvider } from '../../src/platform/db/migrations/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { type Client, client, createProduct, UNLIMITED } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
-import { createOrder } from '../helpers/order-factories.js';
+import { createOrder, setPricing } from '../helpers/order-factories.js';
 
 /**
  * An install upgraded in place from the release before 2026-11-28 (last migration
@@ -59,6 +59,7 @@ beforeAll(async () => {
   app = await buildTestApp({ config: { ...UNLIMITED, allowPrivateUrls: true } });
   const { store, key } = await createStoreWithKey(app);
   api = client(app, key);
+  await setPricing(app, store.id, { shipping_flat_rate: 500, tax_rate_bps: 1000 });
   const product = await createProduct(api, { name: 'Mug', price: '10.00', inventory: 50 });
   const paid = await createOrder(api, { items: [{ product_id: product.id, quantity: 2 }] });
   expect((await api.post(`/api/v1/orders/${paid.id}/mark-paid`, {})).statusCode).toBe(200);
@@ -125,5 +126,13 @@ describe(`upgrade from the release whose last migration is ${LAST_RELEASE}`, () 
     const { rows: events } = await sql<{ n: string }>`
       SELECT count(*) AS n FROM events WHERE name LIKE 'order.%'`.execute(migrations);
     expect(Number(counted[0]?.n)).toBe(Number(events[0]?.n));
+
+    // The analytics of orders placed before the upgrade count their shipping and tax (the paid
+    // order's; the cancelled one is out, as from revenue).
+    const paid = (await api.get(`/api/v1/orders/${orders.find((o) => o.status !== 'cancelled')?.id}`)).json()
+      .data;
+    const report = (await api.get('/api/v1/analytics')).json().data;
+    expect(report.totals).toMatchObject({ shipping: 5, tax: paid.tax_amount, refunds: 5 });
+    expect(paid.tax_amount).toBe(2);
   });
 });
