@@ -7406,6 +7406,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Shipping charged on those orders (paid or not, as their discounts; a refund is not split into shipping and tax: it counts in `refunds`) */
+                shipping: number;
+                /** @description Tax charged on those orders (their `tax_amount`; the same rules as `shipping`) */
+                tax: number;
                 /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
                 refunds: number;
                 /** @description revenue − refunds */
@@ -7431,6 +7435,10 @@ export interface operations {
                 items_sold: number;
                 /** @description Discount amounts of those orders */
                 discounts: number;
+                /** @description Shipping charged on those orders (paid or not, as their discounts; a refund is not split into shipping and tax: it counts in `refunds`) */
+                shipping: number;
+                /** @description Tax charged on those orders (their `tax_amount`; the same rules as `shipping`) */
+                tax: number;
                 /** @description Refunds that succeeded during the period (by the day they were made, whatever the day of their order), on orders not cancelled (a cancelled order is already out of revenue) */
                 refunds: number;
                 /** @description revenue − refunds */
@@ -7457,6 +7465,15 @@ export interface operations {
                 quantity: number;
                 /** @description price × quantity of its lines on orders not cancelled */
                 revenue: number;
+              }[];
+              /** @description The period's tax per place, from the orders' tax lines: largest amount first, then by country and region */
+              tax_by_region: {
+                /** @description ISO 3166-1 alpha-2 of the rate (null for a tax line that names no country) */
+                country: string | null;
+                /** @description ISO 3166-2 such as "US-CA", or null for a country-wide rate */
+                region: string | null;
+                /** @description Sum of the tax lines of that place on orders not cancelled */
+                amount: number;
               }[];
               /** @description Orders created in the period by their current status, cancelled included */
               status_breakdown: {
