@@ -11,6 +11,7 @@ import { cleanUp, cleanUpStack } from './cleanup.js';
 import { listenOnFreePort } from './http.js';
 import { startInProcessApp } from './in-process-app.js';
 import { type MeasuredLoad, runLoad, warmUpAndMeasure } from './load.js';
+import { addRegions, REGION_ADDRESSES, REGIONS_SHAPE } from './regions-fixture.js';
 import { envNumber, medianLoad, roundOrder } from './rounds.js';
 import { metric, type Scenario } from './scenario.js';
 
@@ -54,6 +55,8 @@ const BARE_SQL = {
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 type Which = 'ours' | 'baseline';
+/** `regions`: ours again, on a store with zones and tax regions (cart complete only). */
+type Target = Which | 'regions';
 type Mode = 'add-item' | 'complete';
 
 /** The floor of each operation: bare Fastify and a pg Pool, the store resolved once at start. */
@@ -149,8 +152,18 @@ function products(storeId: string, prefix: string) {
   });
 }
 
-/** `count` carts of a store, inserted directly: empty ones, or one line and an e-mail each. */
-async function seedCarts(db: Db, storeId: string, productIds: string[], count: number, withLine: boolean) {
+/**
+ * `count` carts of a store, inserted directly: empty ones, or one line and an e-mail each (and for
+ * the regions store a shipping address, one of REGION_ADDRESSES in turn).
+ */
+async function seedCarts(
+  db: Db,
+  storeId: string,
+  productIds: string[],
+  count: number,
+  withLine: boolean,
+  withAddress = false,
+) {
   const ids = Array.from({ length: count }, () => randomBytes(24).toString('base64url'));
   for (let start = 0; start < count; start += 1000) {
     const chunk = ids.slice(start, start + 1000);
@@ -161,6 +174,9 @@ async function seedCarts(db: Db, storeId: string, productIds: string[], count: n
           store_id: storeId,
           id,
           email: withLine ? `shopper.${(start + i) % SHOPPERS}@bench.example` : null,
+          ...(withAddress
+            ? { shipping_address: JSON.stringify(REGION_ADDRESSES[(start + i) % REGION_ADDRESSES.length]) }
+            : {}),
         })),
       )
       .execute();
@@ -217,19 +233,26 @@ export function cartScenario(mode: Mode): Scenario {
         baselinePool.on('error', () => {});
         onExit('baseline pool', () => baselinePool.end());
 
-        const stores = {} as Record<Which, { id: string; slug: string; products: string[] }>;
-        for (const which of ['ours', 'baseline'] as const) {
-          const slug = which === 'ours' ? 'bench-carts' : 'bench-carts-bare';
+        const targets: Target[] =
+          mode === 'complete' ? ['ours', 'baseline', 'regions'] : ['ours', 'baseline'];
+        const stores = {} as Record<Target, { id: string; slug: string; products: string[] }>;
+        for (const which of targets) {
+          const slug = { ours: 'bench-carts', baseline: 'bench-carts-bare', regions: 'bench-carts-regions' }[
+            which
+          ];
           const store = await app.services.stores.createStore({ slug, name: `Bench carts ${which}` });
           const rows = products(store.id, slug);
           await handle.db.insertInto('products').values(rows).execute();
+          if (which === 'regions') await addRegions(handle.db, store.id);
           stores[which] = { id: store.id, slug, products: rows.map((r) => r.id as string) };
         }
         const baseline = buildBaseline(baselinePool, await app.services.stores.getStore(stores.baseline.id));
         onExit('baseline server', () => baseline.close());
-        const origins = {
-          ours: await listenOnFreePort(app.server),
+        const ours = await listenOnFreePort(app.server);
+        const origins: Record<Target, string> = {
+          ours,
           baseline: await listenOnFreePort(baseline),
+          regions: ours,
         };
         notes.push(
           `each server has its own store in the same database: ${PRODUCTS} products (stock ${STOCK.toLocaleString('en-US')}, tracked, no variants), pricing at its defaults, no discounts`,
@@ -241,26 +264,32 @@ export function cartScenario(mode: Mode): Scenario {
             ? ['lockCart', 'product', 'upsertLine', 'touchCart', 'readLines']
             : ['lockCart', 'readLines', 'takeStock', 'takeNumber', 'insertOrder', 'insertLine', 'closeCart']
           ).map((name) => `  ${name}: ${oneLine(BARE_SQL[name as keyof typeof BARE_SQL])}`),
+          ...(mode === 'complete'
+            ? [
+                `regions variant: ours on a third store with ${REGIONS_SHAPE}, its carts addressed to ${REGION_ADDRESSES.map((a) => ('region' in a ? `${a.country}-${a.region}` : a.country)).join(', ')} in turn; measured against the same bare baseline (which prices neither shipping nor tax)`,
+              ]
+            : []),
         );
 
-        const bodies = (which: Which) =>
+        const bodies = (which: Target) =>
           mode === 'add-item'
             ? stores[which].products.map((productId) => JSON.stringify({ productId, quantity: 1 }))
             : [JSON.stringify({ paymentMethod: 'test_card', cardToken: 'tok_visa' })];
-        const pathsFor = async (which: Which) => {
+        const pathsFor = async (which: Target) => {
           const ids = await seedCarts(
             handle.db,
             stores[which].id,
             stores[which].products,
             cartsPerRun,
             mode === 'complete',
+            which === 'regions',
           );
           const tail = mode === 'add-item' ? 'items' : 'complete';
           return ids.map((id) => `/api/storefront/${stores[which].slug}/carts/${id}/${tail}`);
         };
 
-        // Both answer the first request alike before either is measured.
-        for (const which of ['ours', 'baseline'] as const) {
+        // All answer the first request alike before any is measured.
+        for (const which of targets) {
           const [first] = await pathsFor(which);
           const response = await fetch(`${origins[which]}${first}`, {
             method: 'POST',
@@ -268,16 +297,27 @@ export function cartScenario(mode: Mode): Scenario {
             body: bodies(which)[0],
           });
           const expected = mode === 'add-item' ? 200 : 201;
+          const text = await response.text();
           if (response.status !== expected)
-            throw new Error(
-              `correctness check: ${which} answered ${response.status} ${await response.text()}`,
-            );
+            throw new Error(`correctness check: ${which} answered ${response.status} ${text}`);
+          // The variant really prices from its zones and tax regions: shipping and tax lines.
+          const placed =
+            which === 'regions' ? (JSON.parse(text) as { data: Record<string, unknown> }).data : null;
+          const order = (placed?.order ?? placed) as Record<string, unknown> | null;
+          if (order && (!Number(order.shippingAmount) || !(order.taxLines as unknown[] | undefined)?.length))
+            throw new Error(`correctness check (regions): no shipping or tax lines in ${text}`);
         }
 
-        const runs: Record<Which, MeasuredLoad[]> = { ours: [], baseline: [] };
+        const runs: Record<Target, MeasuredLoad[]> = { ours: [], baseline: [], regions: [] };
         const checks: string[] = [];
         for (let round = 0; round < rounds; round++) {
-          for (const which of roundOrder(round)) {
+          const order: readonly Target[] =
+            mode === 'complete'
+              ? round % 2
+                ? ['regions', ...roundOrder(round)]
+                : [...roundOrder(round), 'regions']
+              : roundOrder(round);
+          for (const which of order) {
             log(`${mode} / ${which}: ${warmupSec} s warm-up + ${durationSec} s, ${connections} connections…`);
             const load = {
               url: origins[which],
@@ -313,11 +353,11 @@ export function cartScenario(mode: Mode): Scenario {
           'after each run (checked): the work done equals the successful answers (up to the requests in flight when autocannon stops):',
           ...checks.map((l) => `  ${l}`),
         );
-        const ours = medianLoad(runs.ours);
+        const oursLoad = medianLoad(runs.ours);
         const bare = medianLoad(runs.baseline);
         notes.push(
           `load: autocannon in a child process, ${connections} connections, ${warmupSec} s warm-up then ${durationSec} s measured; pools of ${POOL_SIZE}; the servers, PostgreSQL and autocannon share ${os.cpus().length} CPUs`,
-          ...(['ours', 'baseline'] as const).flatMap((which) =>
+          ...targets.flatMap((which) =>
             runs[which].map(
               (r) =>
                 `${which}: ${r.totalRequests} requests, ${r.requestsPerSec.toFixed(1)}/s, p50 ${r.latencyP50Ms} ms, p99 ${r.latencyP99Ms} ms, server CPU ${r.serverCpuUsPerRequest.toFixed(0)} µs/request, load average before ${r.loadAverageBefore.toFixed(2)}`,
@@ -332,7 +372,7 @@ export function cartScenario(mode: Mode): Scenario {
             metric({
               name: `${mode}: throughput`,
               unit,
-              ours: ours.requestsPerSec,
+              ours: oursLoad.requestsPerSec,
               baseline: bare.requestsPerSec,
               baselineLabel: label,
               ...(mode === 'complete'
@@ -342,17 +382,37 @@ export function cartScenario(mode: Mode): Scenario {
             metric({
               name: `${mode}: latency p99`,
               unit: 'ms',
-              ours: ours.latencyP99Ms,
+              ours: oursLoad.latencyP99Ms,
               baseline: bare.latencyP99Ms,
               baselineLabel: label,
             }),
             metric({
               name: `${mode}: server CPU per request`,
               unit: 'µs',
-              ours: ours.serverCpuUsPerRequest,
+              ours: oursLoad.serverCpuUsPerRequest,
               baseline: bare.serverCpuUsPerRequest,
               baselineLabel: label,
             }),
+            ...(mode === 'complete'
+              ? [
+                  metric({
+                    name: `${mode} (${REGIONS_SHAPE}): throughput`,
+                    unit,
+                    ours: medianLoad(runs.regions).requestsPerSec,
+                    baseline: bare.requestsPerSec,
+                    baselineLabel: label,
+                    // Issue 31: selling across regions keeps cart complete at 0.6× the bare transaction.
+                    target: { on: 'ratio' as const, op: '>=' as const, value: 0.6 },
+                  }),
+                  metric({
+                    name: `${mode} (${REGIONS_SHAPE}): latency p99`,
+                    unit: 'ms',
+                    ours: medianLoad(runs.regions).latencyP99Ms,
+                    baseline: bare.latencyP99Ms,
+                    baselineLabel: label,
+                  }),
+                ]
+              : []),
           ],
         };
       } finally {

@@ -11,6 +11,7 @@ import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { listenOnFreePort } from '../lib/http.js';
 import { startInProcessApp } from '../lib/in-process-app.js';
 import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
+import { addRegions, REGION_ADDRESSES, REGIONS_SHAPE } from '../lib/regions-fixture.js';
 import { envNumber, medianLoad, roundOrder } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
 
@@ -24,6 +25,8 @@ const SPREAD_STOCK = 1_000_000;
 const POOL_SIZE = 10;
 const OURS_SLUG = 'bench';
 const BARE_SLUG = 'bench-bare';
+/** Ours again, on a store that sells across regions (bench/lib/regions-fixture.ts). */
+const REGIONS_SLUG = 'bench-regions';
 const checkoutPath = (slug: string) => `/api/storefront/${slug}/checkout`;
 
 /** The bare handler's transaction, statement by statement (printed in the notes). */
@@ -178,15 +181,20 @@ function products(storeId: string, count: number, stock: number, prefix: string)
   });
 }
 
-/** Request bodies: a card checkout of one unit, by one of SHOPPERS shoppers, of the given products. */
-function bodiesFor(productIds: string[]) {
+/**
+ * Request bodies: a card checkout of one unit, by one of SHOPPERS shoppers, of the given products; to
+ * Springfield, or in the regions variant to one of REGION_ADDRESSES in turn.
+ */
+function bodiesFor(productIds: string[], regions = false) {
   return Array.from({ length: Math.max(SHOPPERS, productIds.length) }, (_, n) =>
     JSON.stringify({
       email: `shopper.${n % SHOPPERS}@bench.example`,
       firstName: 'Bench',
       lastName: `Shopper ${n % SHOPPERS}`,
       items: [{ productId: productIds[n % productIds.length], quantity: 1 }],
-      shippingAddress: { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' },
+      shippingAddress: regions
+        ? REGION_ADDRESSES[n % REGION_ADDRESSES.length]
+        : { line1: '1 Main St', city: 'Springfield', postalCode: '12345', country: 'US' },
       paymentMethod: 'test_card',
       cardToken: 'tok_visa',
     }),
@@ -249,11 +257,28 @@ export const scenario: Scenario = {
           .execute();
         stores[which] = { id: store.id, slug, hot: hot[0]?.id as string, spread: spread.map((p) => p.id) };
       }
+      // The regions variant: ours on a third store with zones and tax regions, a hot product.
+      const regionsStore = await app.services.stores.createStore({
+        slug: REGIONS_SLUG,
+        name: 'Bench regions',
+      });
+      const regionsHot = products(regionsStore.id, 1, HOT_STOCK, `${REGIONS_SLUG}-hot`);
+      await handle.db.insertInto('products').values(regionsHot).execute();
+      await addRegions(handle.db, regionsStore.id);
+      const regions: StoreSetup = {
+        id: regionsStore.id,
+        slug: REGIONS_SLUG,
+        hot: regionsHot[0]?.id as string,
+        spread: [],
+      };
       await handle.pool.query('VACUUM (ANALYZE) products');
       notes.push(
         `each server has its own store in the same database: 1 hot product (stock ${HOT_STOCK.toLocaleString('en-US')}) and ` +
           `${SPREAD_PRODUCTS} products (stock ${SPREAD_STOCK.toLocaleString('en-US')} each), active, tracked, no variants; ` +
           'store pricing at its defaults (no shipping, no tax), no discounts',
+        `regions variant: ours on a third store (1 hot product) with ${REGIONS_SHAPE}, buyers cycling through ` +
+          `${REGION_ADDRESSES.map((a) => ('region' in a ? `${a.country}-${a.region}` : a.country)).join(', ')}; ` +
+          'measured against the same bare baseline (which prices neither shipping nor tax)',
         `bodies: a card checkout (test_card, tok_visa: paid) of one unit by one of ${SHOPPERS} shoppers (distinct e-mails, ` +
           'so ours creates up to that many customers and then finds them); each request draws its body at random',
       );
@@ -271,6 +296,7 @@ export const scenario: Scenario = {
       const pools = { ours: handle.pool, baseline: baselinePool };
       const urls = {
         ours: (await listenOnFreePort(app.server)) + checkoutPath(OURS_SLUG),
+        regions: '',
         baseline: (await listenOnFreePort(baseline)) + checkoutPath(BARE_SLUG),
       };
 
@@ -299,20 +325,52 @@ export const scenario: Scenario = {
       log(
         `correctness check passed: order ${first.ours.orderNumber}, ${first.ours.status}/${first.ours.paymentStatus}, total ${first.ours.total} from both`,
       );
+      urls.regions = urls.ours.replace(checkoutPath(OURS_SLUG), checkoutPath(REGIONS_SLUG));
+      // The variant really prices from its zones and tax regions: a Californian pays shipping and tax.
+      {
+        const [body] = bodiesFor([regions.hot], true);
+        const response = await fetch(urls.regions, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        });
+        const json = (await response.json()) as { data: Record<string, unknown> };
+        const taxLines = json.data?.taxLines as unknown[] | undefined;
+        if (response.status !== 201 || !Number(json.data.shippingAmount) || !taxLines?.length) {
+          throw new Error(`correctness check (regions): ${response.status} ${JSON.stringify(json)}`);
+        }
+        log(
+          `correctness check passed (regions): shipping ${json.data.shippingAmount}, tax ${json.data.taxAmount}`,
+        );
+      }
 
       const cases = [
-        { key: 'hot', label: 'hot product', productsOf: (s: StoreSetup) => [s.hot] },
-        { key: 'spread', label: `${SPREAD_PRODUCTS} products`, productsOf: (s: StoreSetup) => s.spread },
+        { key: 'hot', label: 'hot product', productsOf: (s: StoreSetup) => [s.hot], regions: false },
+        {
+          key: 'spread',
+          label: `${SPREAD_PRODUCTS} products`,
+          productsOf: (s: StoreSetup) => s.spread,
+          regions: false,
+        },
+        // Ours on the regions store; the baseline as in the hot case.
+        {
+          key: 'regions',
+          label: `hot product, ${REGIONS_SHAPE}`,
+          productsOf: (s: StoreSetup) => [s.hot],
+          regions: true,
+        },
       ] as const;
       const runs: Record<string, Record<'ours' | 'baseline', MeasuredLoad[]>> = {
         hot: { ours: [], baseline: [] },
         spread: { ours: [], baseline: [] },
+        regions: { ours: [], baseline: [] },
       };
       const checks: string[] = [];
       for (const c of cases) {
         for (let round = 0; round < rounds; round++) {
           for (const which of roundOrder(round)) {
-            const store = stores[which];
+            const ofRegions = c.regions && which === 'ours';
+            const store = ofRegions ? regions : stores[which];
             const productIds = c.productsOf(store);
             log(
               `${c.key} / ${which}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${warmupSec} s warm-up + ${durationSec} s, ${connections} connections…`,
@@ -320,10 +378,10 @@ export const scenario: Scenario = {
             const before = await storeState(handle.db, store.id, productIds);
             const receivedBefore = counters[which].received;
             const result = await warmUpAndMeasure({
-              url: urls[which],
+              url: ofRegions ? urls.regions : urls[which],
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              bodies: bodiesFor(productIds),
+              bodies: bodiesFor(productIds, ofRegions),
               connections,
               warmupSec,
               durationSec,
@@ -367,7 +425,7 @@ export const scenario: Scenario = {
             baseline: medianLoad(runs[c.key]?.baseline ?? []),
           },
         ]),
-      ) as Record<'hot' | 'spread', { ours: MeasuredLoad; baseline: MeasuredLoad }>;
+      ) as Record<'hot' | 'spread' | 'regions', { ours: MeasuredLoad; baseline: MeasuredLoad }>;
       notes.push(
         `load: autocannon in a child process, ${connections} connections, ${warmupSec} s warm-up then ${durationSec} s measured` +
           `${rounds > 1 ? `, ${rounds} alternating rounds (medians shown)` : ''}; ` +
