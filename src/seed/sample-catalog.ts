@@ -31,6 +31,17 @@ const NOUNS: Record<string, string[]> = {
 export const SIZES = ['S', 'M', 'L', 'XL'];
 export const COLOURS = ['Black', 'Navy', 'Sand'];
 const SIZED = new Set(['T-Shirts', 'Hoodies', 'Jackets']);
+/** A typical shipping weight per category, in grams (a tent weighs more than a tee). */
+const WEIGHTS: Record<string, number> = {
+  'T-Shirts': 180,
+  Hoodies: 550,
+  Jackets: 800,
+  Kitchen: 1200,
+  Decor: 900,
+  Camping: 1500,
+  Cycling: 250,
+  Stationery: 300,
+};
 
 export interface SampleProduct {
   name: string;
@@ -38,6 +49,8 @@ export interface SampleProduct {
   priceMinor: number;
   sized: boolean;
   hue: number;
+  /** For shipping rates by weight (contract §12). */
+  weightGrams: number;
 }
 
 /**
@@ -69,5 +82,6 @@ export function sampleProduct(n: number): SampleProduct {
     priceMinor: priceMinor - (priceMinor % 100) + 99,
     sized: SIZED.has(category),
     hue: (n * 47) % 360,
+    weightGrams: (WEIGHTS[category] ?? 500) + ((n * 37) % 10) * 10,
   };
 }
