@@ -93,6 +93,7 @@ async function seedCatalog(
       category_ids: categories,
       images: [{ url: image, alt: sample.name, is_primary: true }],
       status: n % 25 === 24 ? 'draft' : 'active',
+      weight_grams: sample.weightGrams,
       ...(sample.sized
         ? {
             options: [

@@ -43,6 +43,14 @@ describe('the demo store sells across regions', () => {
     expect(zones.flatMap((z) => z.rates)).toHaveLength(5);
   });
 
+  it('weighs its products, so rates by weight apply', async () => {
+    const res = await api.get('/api/v1/products?limit=100');
+    expect(res.statusCode, res.body).toBe(200);
+    const products = res.json().data as { name: string; weight_grams: number }[];
+    expect(products.length).toBeGreaterThan(0);
+    for (const p of products) expect(p.weight_grams, p.name).toBeGreaterThan(0);
+  });
+
   it('has a tax region for every EU member and a few US states', async () => {
     const res = await api.get('/api/v1/tax-regions?limit=100');
     expect(res.statusCode, res.body).toBe(200);
