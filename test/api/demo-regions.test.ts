@@ -12,6 +12,7 @@ import { type Client, client, UNLIMITED } from '../helpers/catalog-factories.js'
  */
 let app: TestApp;
 let api: Client;
+const shop = () => client(app);
 
 beforeAll(async () => {
   app = await buildTestApp({ config: UNLIMITED });
@@ -27,6 +28,32 @@ beforeAll(async () => {
   api = client(app, (await app.services.stores.createApiKey(store.id, { scopes: 'all' })).key);
 }, 120_000);
 afterAll(() => app.close());
+
+/** The first active product of the demo catalogue without variants, and its price. */
+async function aProduct() {
+  const res = await shop().get('/api/storefront/demo/products?limit=100');
+  const products = res.json().data as {
+    id: string;
+    variants?: unknown[];
+    hasVariants?: boolean;
+    price: string;
+  }[];
+  const simple = products.find((p) => !p.hasVariants && !(p.variants && p.variants.length > 0));
+  if (!simple) throw new Error('no simple product in the demo catalogue');
+  return simple;
+}
+
+const quote = async (shippingAddress: Record<string, string>) => {
+  const product = await aProduct();
+  const res = await shop().post('/api/storefront/demo/checkout/quote', {
+    email: 'newcomer@example.com',
+    items: [{ productId: product.id, quantity: 1 }],
+    shippingAddress,
+    paymentMethod: 'manual',
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().data;
+};
 
 describe('the demo store sells across regions', () => {
   it('has zones for the US, the EU and the rest of the world, with rates and delivery estimates', async () => {
@@ -65,5 +92,28 @@ describe('the demo store sells across regions', () => {
       expect.objectContaining({ country: 'DE', region: null, name: 'VAT', rate: '19' }),
     );
     expect(regions).toContainEqual(expect.objectContaining({ country: 'US', region: 'US-CA', rate: '7.25' }));
+  });
+
+  it('quotes a German buyer EU shipping options and 19 % VAT, a Californian sales tax', async () => {
+    const germany = await quote({ line1: 'Hauptstr. 1', city: 'Berlin', postalCode: '10115', country: 'DE' });
+    expect(germany.shippingOptions.map((o: { name: string }) => o.name)).toEqual(['Standard', 'Express']);
+    expect(germany.taxLines).toEqual([expect.objectContaining({ name: 'VAT', rate: '19' })]);
+    expect(germany.taxAmount).toBeGreaterThan(0);
+    const california = await quote({
+      line1: '1 Main St',
+      city: 'Los Angeles',
+      region: 'CA',
+      postalCode: '90001',
+      country: 'US',
+    });
+    expect(california.taxLines).toEqual([expect.objectContaining({ name: 'Sales tax', rate: '7.25' })]);
+    expect(california.shippingOptions[0]).toMatchObject({
+      name: 'Standard',
+      deliveryDaysMin: 2,
+      deliveryDaysMax: 5,
+    });
+    // Anywhere else: the rest of the world's rate.
+    const japan = await quote({ line1: '1-1 Chiyoda', city: 'Tokyo', postalCode: '100-0001', country: 'JP' });
+    expect(japan.shippingOptions).toEqual([expect.objectContaining({ name: 'International', amount: 19.9 })]);
   });
 });

@@ -27,6 +27,11 @@ let app: TestApp;
 let api: Client;
 let migrations: Kysely<unknown>;
 
+const NEW_COLUMNS: Record<string, string[]> = {
+  orders: ['shipping_rate_id', 'shipping_method_name', 'tax_lines', 'taxes_included'],
+  order_line_items: ['tax_amount'],
+};
+
 /** What a merchant made, as rows: every column the last release had, in a stable order. */
 async function merchantData(db: Kysely<unknown>) {
   const tables = [
@@ -49,6 +54,9 @@ async function merchantData(db: Kysely<unknown>) {
     >`SELECT * FROM ${sql.table(table)} ORDER BY id`.execute(db);
     snapshot[table] = rows.map((row) => {
       const { last_test_at, last_test_succeeded, last_test_status_code, ...kept } = row;
+      // Columns that release did not have (2026_11_28_0036_regions): taking the schema back drops
+      // what they held (the orders' tax lines, each line's tax), and nothing of the release's.
+      for (const column of NEW_COLUMNS[table] ?? []) delete kept[column];
       return kept;
     });
   }
