@@ -35,6 +35,10 @@ const NOT_LINKED: Record<string, string> = {
   'analytics_customers.customer_id': 'analytics: derived by the database from orders',
   'analytics_customer_days.customer_id': 'analytics: derived by the database from orders',
   'analytics_pending_customers.customer_id': 'analytics: derived by the database from orders',
+  'carts.shipping_rate_id':
+    'the rate chosen for a cart may be deleted or edited later: the pricing path checks it among the options every time',
+  'orders.shipping_rate_id':
+    'an order keeps its shipping method by name and amount; the rate may be deleted later without touching the order',
   'idempotency_keys.resource_id':
     'names a row of the table resource_type says (order, product, discount, webhook): no one foreign key',
 };
@@ -57,6 +61,9 @@ const LATER_LINKS: readonly (TenantLink & { uuid?: false })[] = [
   { table: 'refunds', column: 'order_id', parent: 'orders', kind: 'cascade' },
   // 2026_11_28_0034_order_history: an order's history goes with it (actor_id is text: not a link).
   { table: 'order_history', column: 'order_id', parent: 'orders', kind: 'cascade' },
+  // 2026_11_28_0036_regions: a zone's countries and rates go with it.
+  { table: 'shipping_zone_countries', column: 'zone_id', parent: 'shipping_zones', kind: 'cascade' },
+  { table: 'shipping_rates', column: 'zone_id', parent: 'shipping_zones', kind: 'cascade' },
 ];
 
 /** This migration and every later one: what migrating a database left before it applies. */
@@ -406,7 +413,11 @@ describe('tenant foreign keys: upgrading a database with two stores', () => {
     );
     expect(rows).toEqual([]);
 
-    expect(asBefore(after, before)).toEqual(before);
+    // Analytics tables are derived by the database from the orders, and 2026_11_28_0040 rebuilds
+    // them (folding the pending journal): left out here; the upgrade test checks their figures.
+    const merchantMade = (s: Record<string, unknown[]>) =>
+      Object.fromEntries(Object.entries(s).filter(([table]) => !table.startsWith('analytics_')));
+    expect(asBefore(merchantMade(after), merchantMade(before))).toEqual(merchantMade(before));
     // Both stores really use every link (so the comparison covers them).
     for (const l of TENANT_LINKS) {
       const { rows: counts } = await db.client.query<{ a: number; b: number }>(

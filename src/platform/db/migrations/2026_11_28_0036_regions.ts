@@ -39,7 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       zone_id uuid NOT NULL,
       position integer NOT NULL DEFAULT 0,
       PRIMARY KEY (store_id, country),
-      CONSTRAINT shipping_zone_countries_zone_fkey FOREIGN KEY (store_id, zone_id)
+      CONSTRAINT shipping_zone_countries_zone_id_tenant_fkey FOREIGN KEY (store_id, zone_id)
         REFERENCES shipping_zones (store_id, id) ON DELETE CASCADE
     )`.execute(db);
   await sql`CREATE INDEX shipping_zone_countries_zone_idx ON shipping_zone_countries (store_id, zone_id)`.execute(
@@ -62,7 +62,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       delivery_days_max integer CHECK (delivery_days_max >= 0),
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now(),
-      CONSTRAINT shipping_rates_zone_fkey FOREIGN KEY (store_id, zone_id)
+      CONSTRAINT shipping_rates_zone_id_tenant_fkey FOREIGN KEY (store_id, zone_id)
         REFERENCES shipping_zones (store_id, id) ON DELETE CASCADE,
       CONSTRAINT shipping_rates_tenant_key UNIQUE (store_id, id)
     )`.execute(db);
