@@ -72,6 +72,14 @@ describe.runIf(embedded)('the embedded cluster dies under a running server', () 
               body: JSON.stringify({
                 customer: { email: `crash.${w}.${n}@example.com` },
                 items: [{ product_id: productId, quantity: 1 }],
+                // The demo store ships by zone and taxes by region: an order names where it goes.
+                shipping_address: {
+                  line1: '1 Main St',
+                  city: 'Springfield',
+                  postal_code: '62701',
+                  country: 'US',
+                  region: 'IL',
+                },
               }),
             });
             const body = (await res.json()) as { data?: { id: string } };
