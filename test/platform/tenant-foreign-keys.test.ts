@@ -64,6 +64,12 @@ const LATER_LINKS: readonly (TenantLink & { uuid?: false })[] = [
   // 2026_11_28_0036_regions: a zone's countries and rates go with it.
   { table: 'shipping_zone_countries', column: 'zone_id', parent: 'shipping_zones', kind: 'cascade' },
   { table: 'shipping_rates', column: 'zone_id', parent: 'shipping_zones', kind: 'cascade' },
+  // 2026_12_07_0041_notifications: an order's e-mails go with it; a back-in-stock subscription with
+  // its product, variant or customer.
+  { table: 'notifications', column: 'order_id', parent: 'orders', kind: 'cascade' },
+  { table: 'back_in_stock_subscriptions', column: 'product_id', parent: 'products', kind: 'cascade' },
+  { table: 'back_in_stock_subscriptions', column: 'variant_id', parent: 'product_variants', kind: 'cascade' },
+  { table: 'back_in_stock_subscriptions', column: 'customer_id', parent: 'customers', kind: 'cascade' },
 ];
 
 /** This migration and every later one: what migrating a database left before it applies. */

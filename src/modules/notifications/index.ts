@@ -1,0 +1,15 @@
+export {
+  isNotificationKind,
+  MAIL_RETRY_SCHEDULE_MS,
+  MERCHANT_KINDS,
+  NOTIFICATION_KINDS,
+  type NotificationKind,
+} from './kinds.js';
+export type { ComposedMessage, NotificationComposer, QueuedNotification } from './message.js';
+export {
+  insertNotification,
+  NOTIFICATIONS_CHANNEL,
+  type QueueNotificationInput,
+  queueNotification,
+} from './notifications.queue.js';
+export type { NotificationRefs, NotificationStatus } from './notifications.tables.js';
