@@ -19,6 +19,11 @@ import { createDiscountsService, type DiscountsService } from './modules/discoun
 import { createInventoryService, type InventoryService } from './modules/inventory/index.js';
 import { createMediaStorage, type MediaStorage, rehostImages } from './modules/media/index.js';
 import { createMobileService, type MobileService, queueOrderPush } from './modules/mobile/index.js';
+import {
+  createNotificationLog,
+  type NotificationLog,
+  queueNotification,
+} from './modules/notifications/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
 import {
   createPaymentsService,
@@ -54,6 +59,8 @@ export interface Services {
   payments: PaymentsService;
   /** Zones and tax regions; its `regionsOf` is the pricing path's cached RegionsPort. */
   regions: RegionsService;
+  /** The log of the store's e-mails (GET /api/v1/notifications). */
+  notificationLog: NotificationLog;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -109,7 +116,8 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     server.addHook('onClose', () => feed.close());
   }
   const regions = createRegionsService({ db, stores, changes: regionChanges });
-  const inventory = createInventoryService(db, catalogChanges);
+  // E-mails are queued through ports: the notifications module reads orders and stock to render them.
+  const inventory = createInventoryService(db, catalogChanges, queueNotification);
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,
@@ -139,6 +147,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
+    mailOrder: queueNotification,
     // A test's own gateway comes first: the first gateway that handles a method refunds it.
     refundGateways: [
       ...(deps.refundGateways ?? []),
@@ -189,6 +198,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
     mobile: createMobileService(db),
+    notificationLog: createNotificationLog(db),
     webhooks: createWebhooksService({
       db,
       fetch: webhookFetch,

@@ -15,6 +15,7 @@ import {
   pushNotificationJobs,
   queueOrderPush,
 } from './modules/mobile/index.js';
+import { queueNotification } from './modules/notifications/index.js';
 import { createOrdersService } from './modules/orders/index.js';
 import { createStripeAccounts, paymentHoldExpiryJobs } from './modules/payments/index.js';
 import { readStoreRegions } from './modules/regions/index.js';
@@ -53,7 +54,7 @@ export async function pruneExpiredRows(db: Db, options: { batchSize?: number; si
  * awaited): the same composition as the app's, without what only requests use (image re-hosting).
  */
 function workerOrders(db: Db, stores: StoresService) {
-  const inventory = createInventoryService(db);
+  const inventory = createInventoryService(db, undefined, queueNotification);
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,
@@ -84,6 +85,7 @@ function workerOrders(db: Db, stores: StoresService) {
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
+    mailOrder: queueNotification,
     // The worker settles or releases holds; it never refunds.
     refundGateways: [],
   });
