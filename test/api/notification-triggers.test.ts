@@ -297,10 +297,21 @@ describe('what queues nothing', () => {
 });
 
 describe("the store's recipient", () => {
-  it("new_order goes to the contact e-mail, else the owner's", async () => {
+  it("new_order goes to the contact e-mail, else the owner's (not a colleague's)", async () => {
     const other = await createStoreWithKey(app);
     const otherApi = client(app, other.key);
     const owner = `owner.${Date.now()}@example.com`;
+    // A colleague who joined first is not the owner.
+    const colleague = await app.services.stores.createAdminUser({
+      email: `staff.${Date.now()}@example.com`,
+      password: 'correct horse battery staple',
+      storeSlug: other.store.slug,
+    });
+    await app.database.db
+      .updateTable('admin_user_stores')
+      .set({ role: 'staff' })
+      .where('admin_user_id', '=', colleague.id)
+      .execute();
     await app.services.stores.createAdminUser({
       email: owner,
       password: 'correct horse battery staple',
