@@ -117,7 +117,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
   }
   const regions = createRegionsService({ db, stores, changes: regionChanges });
   // E-mails are queued through ports: the notifications module reads orders and stock to render them.
-  const inventory = createInventoryService(db, catalogChanges, queueNotification);
+  const inventory = createInventoryService(db, catalogChanges, { mailLowStock: queueNotification });
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,

@@ -54,7 +54,7 @@ export async function pruneExpiredRows(db: Db, options: { batchSize?: number; si
  * awaited): the same composition as the app's, without what only requests use (image re-hosting).
  */
 function workerOrders(db: Db, stores: StoresService) {
-  const inventory = createInventoryService(db, undefined, queueNotification);
+  const inventory = createInventoryService(db, undefined, { mailLowStock: queueNotification });
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,

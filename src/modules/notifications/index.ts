@@ -1,4 +1,10 @@
 export {
+  type BackInStockService,
+  createBackInStockService,
+  endBackInStockSubscriptions,
+} from './back-in-stock.service.js';
+export { backInStockRoutes } from './back-in-stock.storefront.routes.js';
+export {
   isNotificationKind,
   MAIL_RETRY_SCHEDULE_MS,
   MERCHANT_KINDS,
