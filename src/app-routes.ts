@@ -13,7 +13,7 @@ import { discountsRoutes } from './modules/discounts/index.js';
 import { inventoryRoutes } from './modules/inventory/index.js';
 import { localMediaRoot, mediaRoutes } from './modules/media/index.js';
 import { mobileRoutes } from './modules/mobile/index.js';
-import { notificationLogRoutes } from './modules/notifications/index.js';
+import { backInStockRoutes, notificationLogRoutes } from './modules/notifications/index.js';
 import { customerOrdersRoutes, ordersRoutes, refundsRoutes } from './modules/orders/index.js';
 import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js';
 import { regionsRoutes } from './modules/regions/index.js';
@@ -129,6 +129,13 @@ export async function registerRoutes(
     prefix: '/api/storefront',
     stores,
     carts: services.carts,
+    customerAuth,
+    secureCookies,
+  });
+  await server.register(backInStockRoutes, {
+    prefix: '/api/storefront',
+    stores,
+    backInStock: services.backInStock,
     customerAuth,
     secureCookies,
   });

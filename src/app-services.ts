@@ -13,6 +13,7 @@ import { type CheckoutService, createCheckoutService } from './modules/checkout/
 import {
   type CustomerAccountsService,
   createCustomerAccountsService,
+  createRequestLimiter,
 } from './modules/customer-accounts/index.js';
 import { type CustomersService, createCustomersService } from './modules/customers/index.js';
 import { createDiscountsService, type DiscountsService } from './modules/discounts/index.js';
@@ -20,7 +21,10 @@ import { createInventoryService, type InventoryService } from './modules/invento
 import { createMediaStorage, type MediaStorage, rehostImages } from './modules/media/index.js';
 import { createMobileService, type MobileService, queueOrderPush } from './modules/mobile/index.js';
 import {
+  type BackInStockService,
+  createBackInStockService,
   createNotificationLog,
+  endBackInStockSubscriptions,
   type NotificationLog,
   queueNotification,
 } from './modules/notifications/index.js';
@@ -61,6 +65,8 @@ export interface Services {
   regions: RegionsService;
   /** The log of the store's e-mails (GET /api/v1/notifications). */
   notificationLog: NotificationLog;
+  /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
+  backInStock: BackInStockService;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -116,8 +122,12 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     server.addHook('onClose', () => feed.close());
   }
   const regions = createRegionsService({ db, stores, changes: regionChanges });
-  // E-mails are queued through ports: the notifications module reads orders and stock to render them.
-  const inventory = createInventoryService(db, catalogChanges, { mailLowStock: queueNotification });
+  // E-mails are queued through ports: the notifications module reads orders and stock to render them;
+  // stock that comes back ends its back-in-stock sign-ups in the same transaction.
+  const inventory = createInventoryService(db, catalogChanges, {
+    mailLowStock: queueNotification,
+    restocked: endBackInStockSubscriptions,
+  });
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,
@@ -199,6 +209,12 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     wishlist: createWishlistService({ db, products, stores }),
     mobile: createMobileService(db),
     notificationLog: createNotificationLog(db),
+    // Limited as code requests are, by the same limiter.
+    backInStock: createBackInStockService({
+      db,
+      catalog: products,
+      limiter: createRequestLimiter(deps.rateLimitStore),
+    }),
     webhooks: createWebhooksService({
       db,
       fetch: webhookFetch,

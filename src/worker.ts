@@ -15,7 +15,7 @@ import {
   pushNotificationJobs,
   queueOrderPush,
 } from './modules/mobile/index.js';
-import { queueNotification } from './modules/notifications/index.js';
+import { endBackInStockSubscriptions, queueNotification } from './modules/notifications/index.js';
 import { createOrdersService } from './modules/orders/index.js';
 import { createStripeAccounts, paymentHoldExpiryJobs } from './modules/payments/index.js';
 import { readStoreRegions } from './modules/regions/index.js';
@@ -54,7 +54,11 @@ export async function pruneExpiredRows(db: Db, options: { batchSize?: number; si
  * awaited): the same composition as the app's, without what only requests use (image re-hosting).
  */
 function workerOrders(db: Db, stores: StoresService) {
-  const inventory = createInventoryService(db, undefined, { mailLowStock: queueNotification });
+  // A released hold puts stock back: back-in-stock sign-ups end with it, as in the app.
+  const inventory = createInventoryService(db, undefined, {
+    mailLowStock: queueNotification,
+    restocked: endBackInStockSubscriptions,
+  });
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,
