@@ -408,6 +408,31 @@ describe('restock: tracked stock from 0 to more than 0 ends the sign-ups', () =>
     expect(await subscriptionsOf(product.id)).toHaveLength(0);
   });
 
+  it('an order edit that removes a line puts its units back: a restock; a dry run does not', async () => {
+    const product = await createProduct(api, { inventory: 1 });
+    const keep = await createProduct(api, { inventory: 5 });
+    const order = await createOrder(api, {
+      items: [
+        { product_id: product.id, quantity: 1 },
+        { product_id: keep.id, quantity: 1 },
+      ],
+    });
+    const address = email('edit');
+    await subscribe(product, address);
+    const line = order.line_items.find((l: { product_id: string }) => l.product_id === product.id);
+    const preview = await api.post(`/api/v1/orders/${order.id}/edit-items`, {
+      remove: [line.id],
+      dry_run: true,
+    });
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(await mailsOf(product.id)).toHaveLength(0);
+    expect(await subscriptionsOf(product.id)).toHaveLength(1);
+    const edited = await api.post(`/api/v1/orders/${order.id}/edit-items`, { remove: [line.id] });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect((await mailsOf(product.id)).map((m) => m.to_email)).toEqual([address]);
+    expect(await subscriptionsOf(product.id)).toHaveLength(0);
+  });
+
   it('a refund that restocks units is a restock; one without restock is not', async () => {
     const product = await createProduct(api, { price: '10.00', inventory: 1 });
     const order = await createOrder(api, {
