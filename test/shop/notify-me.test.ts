@@ -119,6 +119,7 @@ describe('POST /products/:slug/notify-me', () => {
     const large = shirt.variants[2]?.id as string;
     const res = await send(shirt, { email, variantId: large });
     expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<strong>Linen Shirt (L)</strong> is sold out for now.');
     expect((await subscriptionsOf(shirt.id)).find((r) => r.email === email)?.variant_id).toBe(large);
   });
 
@@ -131,6 +132,8 @@ describe('POST /products/:slug/notify-me', () => {
       /<p class="field-error" id="notify-me-error" role="alert">Enter a valid e-mail address/,
     );
     expect(res.body).toContain('value="not an address"');
+    // The field to fix takes the focus (the form is below the fold on a phone).
+    expect(res.body.match(/<input id="notify-me-email"[^>]*>/)?.[0]).toContain('autofocus=""');
     const empty = await send(soldOut, {});
     expect(empty.statusCode).toBe(400);
   });

@@ -69,6 +69,8 @@ export function NotifyMeForm({
           defaultValue={state.email}
           aria-invalid={state.error ? true : undefined}
           aria-describedby={state.error ? errorId : undefined}
+          // biome-ignore lint/a11y/noAutofocus: a refused form is shown again: the field to fix is where the shopper goes
+          autoFocus={state.error ? true : undefined}
         />
         {state.error ? (
           <p className="field-error" id={errorId} role="alert">

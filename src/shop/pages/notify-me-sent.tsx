@@ -5,9 +5,12 @@ import { type ShopContext, shopHref } from '../shop-context.js';
 export function NotifyMeSentPage({
   shop,
   product,
+  variant,
 }: {
   shop: ShopContext;
   product: { name: string; slug: string };
+  /** The title of the variant signed up for, if one was. */
+  variant?: string;
 }) {
   return (
     <Frame
@@ -24,8 +27,8 @@ export function NotifyMeSentPage({
           We'll email you when it's back in stock.
         </p>
         <p>
-          <strong>{product.name}</strong> is sold out for now. We will send one e-mail as soon as it is back,
-          and nothing else.
+          <strong>{variant ? `${product.name} (${variant})` : product.name}</strong> is sold out for now. We
+          will send one e-mail as soon as it is back, and nothing else.
         </p>
         <p>
           <a href={shopHref(shop, `/products/${encodeURIComponent(product.slug)}`)}>Back to {product.name}</a>

@@ -51,6 +51,9 @@ export async function notifyMeRoutes(app: FastifyInstance, deps: ShopDeps) {
           : shopperMessage(done.error);
       return refused(done.error.statusCode, message);
     }
-    return sendPage(reply, <NotifyMeSentPage shop={shop} product={data.product} />, { cache: 'private' });
+    const variant = data.variants.find((v) => v.id === variantId)?.title;
+    return sendPage(reply, <NotifyMeSentPage shop={shop} product={data.product} variant={variant} />, {
+      cache: 'private',
+    });
   });
 }
