@@ -12,6 +12,7 @@ import {
 } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
 import { type FakeStripe, startFakeStripe, stripeKeys } from '../helpers/fake-stripe.js';
+import { mailsOf as logOf } from '../helpers/notification-log.js';
 import { checkoutBody, createOrder } from '../helpers/order-factories.js';
 import { type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp-catcher.js';
 
@@ -95,16 +96,29 @@ const subscriptionsOf = (productId: string) =>
     .orderBy('created_at')
     .execute();
 
-/** The store's queued back-in-stock e-mails of a product (GET /api/v1/notifications is not on main yet). */
-const mailsOf = (productId: string) =>
-  app.database.db
+/**
+ * The store's back-in-stock e-mails about a product, as the log lists them (GET /api/v1/notifications);
+ * what the log does not show (the product, refs and dedupe key the worker renders from) is read
+ * beside it from the queue's row.
+ */
+async function mailsOf(productId: string, on: Client = api) {
+  // The rows first: the log, read after, lists every one of them (a worker may commit in between).
+  const rows = await app.database.db
     .selectFrom('notifications')
-    .selectAll()
-    .where('store_id', '=', storeId)
+    .select(['id', 'refs', 'dedupe_key'])
     .where('kind', '=', 'back_in_stock')
     .where(({ ref }) => ref('refs', '->>').key('product_id'), '=', productId)
-    .orderBy('to_email')
     .execute();
+  const logged = await logOf(on, { kind: 'back_in_stock' });
+  const queued = new Map(rows.map((row) => [row.id, row]));
+  expect(logged.filter((m) => queued.has(m.id))).toHaveLength(rows.length);
+  return logged
+    .flatMap((m) => {
+      const row = queued.get(m.id);
+      return row ? [{ ...m, to_email: m.to, refs: row.refs, dedupe_key: row.dedupe_key }] : [];
+    })
+    .sort((a, b) => a.to.localeCompare(b.to));
+}
 
 const adjust = async (id: string, adjustment: number, type: 'product' | 'variant' = 'product') => {
   const res = await api.patch(`/api/v1/inventory/${id}`, { type, adjustment });
@@ -328,6 +342,8 @@ describe('restock: tracked stock from 0 to more than 0 ends the sign-ups', () =>
       });
       expect(mail.dedupe_key).toMatch(/^back_in_stock:[0-9a-f-]{36}$/);
     }
+    // Another store's log does not list them.
+    expect((await logOf(otherApi, { kind: 'back_in_stock' })).map((m) => m.to)).not.toContain(a);
     // 5 → 0 → 5: the ended sign-ups are not told again.
     await adjust(product.id, -5);
     await adjust(product.id, 5);
@@ -517,12 +533,7 @@ describe('restock: tracked stock from 0 to more than 0 ends the sign-ups', () =>
     expect(res.statusCode).toBe(202);
     const adjusted = await theirApi.patch(`/api/v1/inventory/${product.id}`, { adjustment: 2 });
     expect(adjusted.statusCode).toBe(200);
-    const queued = await app.database.db
-      .selectFrom('notifications')
-      .select('id')
-      .where('store_id', '=', other.store.id)
-      .execute();
-    expect(queued).toHaveLength(0);
+    expect(await logOf(theirApi, {})).toHaveLength(0);
     expect(await subscriptionsOf(product.id)).toHaveLength(0);
   });
 });
