@@ -12,4 +12,5 @@ export {
   type QueueNotificationInput,
   queueNotification,
 } from './notifications.queue.js';
+export { type NotificationLogRow, notificationRecord } from './notifications.serializers.js';
 export type { NotificationRefs, NotificationStatus } from './notifications.tables.js';
