@@ -6,6 +6,8 @@ export {
   type NotificationKind,
 } from './kinds.js';
 export type { ComposedMessage, NotificationComposer, QueuedNotification } from './message.js';
+export { createNotificationLog, type NotificationLog } from './notifications.log.js';
+export { notificationLogRoutes } from './notifications.log.routes.js';
 export {
   insertNotification,
   NOTIFICATIONS_CHANNEL,
