@@ -134,6 +134,7 @@ export function createCheckoutService(deps: CheckoutDeps) {
         activeOnly: true,
         fields: STOREFRONT_FIELDS,
         awaitsPayment: provider.confirmsLater,
+        sendReceipt: true,
         settle: (amount, currency) =>
           provider.charge({
             executor: tx,

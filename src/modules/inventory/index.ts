@@ -1,4 +1,9 @@
 export { inventoryRoutes } from './inventory.routes.js';
 export { StockStatus as StockStatusSchema } from './inventory.schemas.js';
-export { createInventoryService, type InventoryService, type StockChange } from './inventory.service.js';
+export {
+  createInventoryService,
+  type InventoryService,
+  type LowStockMailer,
+  type StockChange,
+} from './inventory.service.js';
 export { type StockStatus, stockStatus } from './stock-status.js';

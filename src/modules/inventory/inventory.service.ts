@@ -2,7 +2,7 @@ import type { ChangeCounter } from '../../platform/change-counter.js';
 import type { Db, Executor, Tx } from '../../platform/db/database.js';
 import type { SqlText } from '../../platform/db/sql-text.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import type { GatedWrites } from '../../platform/db/write-batch.js';
+import { type GatedWrites, WriteBatch, type Writer } from '../../platform/db/write-batch.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { insufficientStock, invalidRequest, notFound } from '../../platform/http/errors.js';
 import { isUuid, newId } from '../../platform/ids.js';
@@ -53,10 +53,25 @@ export interface StockChangeResult {
 }
 
 /**
+ * Queues the store's low_stock e-mail in the crossing's transaction or write batch (the
+ * notifications module's queueNotification, injected: that module reads the catalogue and stock to
+ * render it). `dedupeKey`: one message per crossing.
+ */
+export type LowStockMailer = (
+  to: Writer,
+  input: {
+    storeId: string;
+    kind: 'low_stock';
+    refs: { product_id: string; variant_id: string | null; threshold: number; quantity: number };
+    dedupeKey: string;
+  },
+) => Promise<unknown>;
+
+/**
  * `changes` is bumped per store at every stock change (inside the caller's transaction, and again
  * after the merchant's own adjustments commit), so caches of shop pages drop that store's pages.
  */
-export function createInventoryService(db: Db, changes?: ChangeCounter) {
+export function createInventoryService(db: Db, changes?: ChangeCounter, mailLowStock?: LowStockMailer) {
   async function recordStockEvents(
     tx: Executor,
     storeId: string,
@@ -64,10 +79,14 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
     previous: number,
   ) {
     if (!level.track_inventory) return;
-    for (const crossing of stockCrossings(previous, level.inventory, level.threshold)) {
+    const crossings = stockCrossings(previous, level.inventory, level.threshold);
+    if (crossings.length === 0) return;
+    // The events and the store's e-mail in one statement.
+    const writes = new WriteBatch(tx);
+    for (const crossing of crossings) {
       // The seed's two fields, then what a receiver needs to act: names are not unique. A level
       // here is always the product's (its variants' sum), so variantId is null and sku the product's.
-      await recordEvent(tx, storeId, `product.${crossing}`, {
+      const eventId = await recordEvent(writes, storeId, `product.${crossing}`, {
         productName: level.name,
         inventory: level.inventory,
         productId: level.product_id,
@@ -75,7 +94,21 @@ export function createInventoryService(db: Db, changes?: ChangeCounter) {
         sku: level.sku,
         threshold: level.threshold,
       });
+      if (crossing === 'low_stock' && mailLowStock)
+        await mailLowStock(writes, {
+          storeId,
+          kind: 'low_stock',
+          refs: {
+            product_id: level.product_id,
+            variant_id: null,
+            threshold: level.threshold,
+            quantity: level.inventory,
+          },
+          // The crossing's event names it: a crossing is one event, and one e-mail.
+          dedupeKey: `low_stock:${eventId}`,
+        });
     }
+    await writes.run();
   }
 
   /** Product-level consequences of a change: the new total (with its history row when `note`), events. */

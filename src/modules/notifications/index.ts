@@ -6,10 +6,13 @@ export {
   type NotificationKind,
 } from './kinds.js';
 export type { ComposedMessage, NotificationComposer, QueuedNotification } from './message.js';
+export { createNotificationLog, type NotificationLog } from './notifications.log.js';
+export { notificationLogRoutes } from './notifications.log.routes.js';
 export {
   insertNotification,
   NOTIFICATIONS_CHANNEL,
   type QueueNotificationInput,
   queueNotification,
 } from './notifications.queue.js';
+export { type NotificationLogRow, notificationRecord } from './notifications.serializers.js';
 export type { NotificationRefs, NotificationStatus } from './notifications.tables.js';

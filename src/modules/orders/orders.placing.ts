@@ -12,6 +12,7 @@ import { amountOf, recordOrderCreated, recordOrderPaid } from './order-events.js
 import { actorOf, type OrderActor, SYSTEM_ACTOR } from './order-history.js';
 import { recordHistory } from './order-history.repository.js';
 import { type CartItem, type FieldNames, MERCHANT_FIELDS, priceCart } from './order-pricing.js';
+import { mailConfirmation, mailNewOrder } from './orders.mail.js';
 import * as repo from './orders.repository.js';
 import type { OrderDetails } from './orders.serializers.js';
 import { notify, type OrdersDeps } from './orders.shared.js';
@@ -44,6 +45,12 @@ export interface PlaceOrderInput {
   awaitsPayment?: boolean;
   /** Who places it, for the order's history: the shopper, the merchant's key or user; else the system. */
   by?: OrderActor;
+  /**
+   * Queue the buyer's order_confirmation (checkout and carts always; POST /orders when asked). The
+   * store's new_order is queued for every order placed here. An order that awaits a provider's
+   * payment gets both when the payment succeeds (recordProviderPayment), not now.
+   */
+  sendReceipt?: boolean;
 }
 
 /** Placing orders: checkout's path (placeOrder, in its transaction) and the merchant's POST /orders. */
@@ -168,6 +175,10 @@ export function createOrderPlacing(deps: OrdersDeps) {
           data: { amount: amountOf(order, amountPaid), payment_method: order.payment_method },
         });
         await notify(deps, writes, order, 'paid');
+      }
+      if (order.payment_status !== 'pending') {
+        if (input.sendReceipt) await mailConfirmation(deps, writes, order);
+        await mailNewOrder(deps, writes, order);
       }
       return writes;
     };

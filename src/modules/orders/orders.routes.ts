@@ -136,6 +136,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
         notes: body.notes,
         paymentMethod: body.payment_method ?? 'manual',
         markPaid: body.mark_paid,
+        sendReceipt: body.send_receipt === true,
       });
       return reply.code(201).send({ data: orderForMerchant(placed) });
     },

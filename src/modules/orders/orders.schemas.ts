@@ -76,6 +76,13 @@ export const OrderCreateBody = Type.Object(
     notes: Type.Optional(Nullable(Text(5000))),
     payment_method: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 50 }))),
     mark_paid: Type.Optional(Type.Boolean({ description: 'Record the order as paid in full' })),
+    send_receipt: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          "true: the buyer gets the order_confirmation e-mail. The store's new_order e-mail is sent for every order",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

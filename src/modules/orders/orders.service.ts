@@ -7,7 +7,7 @@ import { createOrderStateChanges } from './orders.state-changes.js';
 import { createOrderRefunds } from './refunds.service.js';
 
 export type { PlaceOrderInput } from './orders.placing.js';
-export type { BuyerNotifier, OrdersDeps } from './orders.shared.js';
+export type { BuyerNotifier, OrderMailer, OrdersDeps } from './orders.shared.js';
 export type { OrderUpdate } from './orders.state-changes.js';
 export type { RefundInput } from './refunds.service.js';
 

@@ -35,11 +35,37 @@ export type BuyerNotifier = (
   },
 ) => Promise<unknown>;
 
+/** The e-mails an order's changes queue (contract §13): the kinds the orders module causes. */
+export type OrderMailKind =
+  | 'order_confirmation'
+  | 'new_order'
+  | 'shipping_confirmation'
+  | 'order_cancelled'
+  | 'refund_issued';
+
+/**
+ * Queues an e-mail in the order's transaction, or in its write batch (the notifications module's
+ * queueNotification, injected: that module reads orders to render them, so orders cannot import it).
+ * `to` omitted: the store's contact e-mail. `dedupeKey`: one message per cause, however often replayed.
+ */
+export type OrderMailer = (
+  tx: Writer,
+  input: {
+    storeId: string;
+    kind: OrderMailKind;
+    to?: string | null;
+    orderId: string;
+    refs?: { fulfillment_id?: string; refund_id?: string };
+    dedupeKey: string;
+  },
+) => Promise<unknown>;
+
 export interface OrdersDeps extends PricingDeps {
   db: Db;
   customers: CustomersService;
   inventory: InventoryService;
   notifyBuyer?: BuyerNotifier;
+  mailOrder?: OrderMailer;
   /** Providers that hold the money (Stripe): a refund of their orders goes through them (contract §9). */
   refundGateways: RefundGateway[];
 }

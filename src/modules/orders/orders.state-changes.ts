@@ -8,6 +8,7 @@ import { newId } from '../../platform/ids.js';
 import { amountOf, diff, recordOrderCancelled, recordOrderPaid, recordOrderUpdated } from './order-events.js';
 import { actorOf, type OrderActor, SYSTEM_ACTOR } from './order-history.js';
 import { recordHistory } from './order-history.repository.js';
+import { mailCancelled, mailConfirmation, mailNewOrder, mailShipped } from './orders.mail.js';
 import * as repo from './orders.repository.js';
 import {
   details,
@@ -87,8 +88,9 @@ export function createOrderStateChanges(deps: OrdersDeps) {
   async function fulfillLocked(tx: Executor, order: repo.OrderRow, tracking: Tracking, by: OrderActor) {
     if (order.fulfillment_status === 'fulfilled') throw conflict('the order is already fulfilled');
     requireTransition(order, 'completed');
+    const fulfillmentId = newId();
     await repo.insertFulfillment(tx, {
-      id: newId(),
+      id: fulfillmentId,
       store_id: order.store_id,
       order_id: order.id,
       carrier: tracking.carrier ?? null,
@@ -115,13 +117,14 @@ export function createOrderStateChanges(deps: OrdersDeps) {
       },
     });
     await notify(deps, tx, updated, 'fulfilled', tracking);
+    await mailShipped(deps, tx, updated, fulfillmentId);
     return updated;
   }
 
   async function cancelLocked(
     tx: Tx,
     order: repo.OrderRow,
-    options: { reason?: string | null; restock?: boolean },
+    options: { reason?: string | null; restock?: boolean; mailBuyer?: boolean },
     by: OrderActor,
   ) {
     if (order.status === 'cancelled') throw conflict('the order is already cancelled');
@@ -163,6 +166,7 @@ export function createOrderStateChanges(deps: OrdersDeps) {
       data: { reason: updated.cancel_reason, restocked: options.restock !== false },
     });
     await notify(deps, tx, updated, 'cancelled');
+    if (options.mailBuyer !== false) await mailCancelled(deps, tx, updated);
     return updated;
   }
 
@@ -196,13 +200,16 @@ export function createOrderStateChanges(deps: OrdersDeps) {
         return 'refund_due';
       }
       if (order.amount_paid >= order.total) return 'already_paid';
-      await collect(
+      const paid = await collect(
         tx,
         order,
         Math.min(payment.amount, order.total - order.amount_paid),
         payment.paymentMethod,
         SYSTEM_ACTOR,
       );
+      // The order checkout placed waiting for this payment is announced now (see placeOrder).
+      await mailConfirmation(deps, tx, paid);
+      await mailNewOrder(deps, tx, paid);
       return 'paid';
     },
 
@@ -215,7 +222,8 @@ export function createOrderStateChanges(deps: OrdersDeps) {
       const order = await lockOrder(tx, storeId, orderId);
       if (order.status === 'cancelled' || order.amount_paid > 0 || order.fulfillment_status === 'fulfilled')
         return false;
-      await cancelLocked(tx, order, { reason, restock: true }, SYSTEM_ACTOR);
+      // Its buyer was never sent a confirmation (it is sent at payment): no cancellation e-mail either.
+      await cancelLocked(tx, order, { reason, restock: true, mailBuyer: false }, SYSTEM_ACTOR);
       return true;
     },
 

@@ -8,6 +8,7 @@ import { currencyDecimals, toDecimalString } from '../../platform/money.js';
 import { amountOf, diff, recordOrderRefunded, recordOrderUpdated } from './order-events.js';
 import { actorOf, type OrderActor, SYSTEM_ACTOR } from './order-history.js';
 import { recordHistory } from './order-history.repository.js';
+import { mailRefunded } from './orders.mail.js';
 import * as repo from './orders.repository.js';
 import { details, lockOrder, notify, type OrdersDeps, restockLines } from './orders.shared.js';
 import type { RestockedLine } from './orders.tables.js';
@@ -131,6 +132,7 @@ export function createOrderRefunds(deps: OrdersDeps) {
       currency: updated.currency,
       full: updated.payment_status === 'refunded',
     });
+    await mailRefunded(deps, tx, updated, refund.id);
     return updated;
   }
 
