@@ -98,7 +98,7 @@ export function addressOf(mailbox: string): string {
 }
 
 /** A display name made safe for a header: no control characters (no header injection), trimmed. */
-const headerSafe = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+const headerSafe = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim();
 
 /** The sender and Message-ID of a message, the same in both modes. */
 function envelopeOf(from: string, message: MailMessage) {

@@ -5,6 +5,7 @@ export {
   NOTIFICATION_KINDS,
   type NotificationKind,
 } from './kinds.js';
+export { isTransientSendFailure, nextMailStep, retryDelayMs } from './mail-retry.js';
 export type { ComposedMessage, NotificationComposer, QueuedNotification } from './message.js';
 export { createNotificationLog, type NotificationLog } from './notifications.log.js';
 export { notificationLogRoutes } from './notifications.log.routes.js';
@@ -14,5 +15,13 @@ export {
   type QueueNotificationInput,
   queueNotification,
 } from './notifications.queue.js';
+export { createNotificationResender, type NotificationResender } from './notifications.resend.js';
+export { notificationResendRoutes } from './notifications.resend.routes.js';
 export { type NotificationLogRow, notificationRecord } from './notifications.serializers.js';
 export type { NotificationRefs, NotificationStatus } from './notifications.tables.js';
+export {
+  LOGGED_NOT_SENT,
+  type NotificationJobsOptions,
+  notificationJobs,
+  notificationLogRetention,
+} from './notifications.worker.js';

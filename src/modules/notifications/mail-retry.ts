@@ -5,10 +5,7 @@ import { MAIL_RETRY_SCHEDULE_MS } from './kinds.js';
  * failed for good. Contract §13: a network error or an SMTP 4xx answer is retried on the schedule
  * (± 10 %); an SMTP 5xx answer, or a template that does not render, fails the message at once.
  */
-export type MailStep =
-  | { status: 'sent' }
-  | { status: 'pending'; delayMs: number }
-  | { status: 'failed' };
+export type MailStep = { status: 'sent' } | { status: 'pending'; delayMs: number } | { status: 'failed' };
 
 /** How a send went wrong, as the mailer's MailError (or any error) tells it. */
 export interface SendFailure {
