@@ -1,3 +1,5 @@
+export { type ComposerDeps, createNotificationComposer } from './composer.js';
+export { DEFAULT_TEMPLATES, type TemplateParts } from './defaults/default-templates.js';
 export {
   isNotificationKind,
   MAIL_RETRY_SCHEDULE_MS,
@@ -13,3 +15,5 @@ export {
   queueNotification,
 } from './notifications.queue.js';
 export type { NotificationRefs, NotificationStatus } from './notifications.tables.js';
+export { renderMessage } from './render-message.js';
+export { TemplateError } from './template-engine.js';
