@@ -14,6 +14,7 @@ export {
   type QueueNotificationInput,
   queueNotification,
 } from './notifications.queue.js';
+export { type NotificationLogRow, notificationRecord } from './notifications.serializers.js';
 export type { NotificationRefs, NotificationStatus } from './notifications.tables.js';
 export { renderMessage } from './render-message.js';
 export { TemplateError } from './template-engine.js';
