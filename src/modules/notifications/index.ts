@@ -1,3 +1,5 @@
+export { type ComposerDeps, createNotificationComposer } from './composer.js';
+export { DEFAULT_TEMPLATES, type TemplateParts } from './defaults/default-templates.js';
 export {
   isNotificationKind,
   MAIL_RETRY_SCHEDULE_MS,
@@ -25,3 +27,5 @@ export {
   notificationJobs,
   notificationLogRetention,
 } from './notifications.worker.js';
+export { renderMessage } from './render-message.js';
+export { TemplateError } from './template-engine.js';
