@@ -47,6 +47,7 @@ import {
   mobileRoutes,
   queueOrderPush,
 } from './modules/mobile/index.js';
+import { createNotificationResender, notificationResendRoutes } from './modules/notifications/index.js';
 import {
   createOrderEditor,
   createOrdersService,
@@ -318,6 +319,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       await v1.register(paymentsRoutes, { payments });
       await v1.register(regionsRoutes, { regions });
       await v1.register(storeApiRoutes, { stores });
+      await v1.register(notificationResendRoutes, { resender: createNotificationResender(db) });
     },
     { prefix: '/api/v1' },
   );
