@@ -21,6 +21,8 @@ const NEW_MIGRATIONS = [
   '2026_11_28_0035_webhook_last_test',
   '2026_11_28_0036_regions',
   '2026_11_28_0040_analytics_shipping_tax',
+  // Later releases' migrations are taken back and brought forward with the rest.
+  '2026_12_07_0041_notifications',
 ];
 
 let app: TestApp;

@@ -71,6 +71,50 @@ const FROZEN: Record<string, { up: string; down: string }> = {
     up: '1:fb69d2edf324c3abb797541eeaef24eccd07b8cb99280f9bc5e1073100136ac2',
     down: '1:91e63c8baaa0ff3046b3c4152aba82395ffca6c4a3a07ba56a90c37d6c13139a',
   },
+  '2026_11_25_0021_payment_statuses': {
+    up: '2:4fee5f1b6533f34e7377a648a11c85afc2e073308ba1c01c71c0f4609d3f1eb5',
+    down: '2:16ee7b989d46ebb3af5abd935ae4fec876ef0a43ae38695b504653a4723d01ff',
+  },
+  '2026_11_25_0022_carts': {
+    up: '9:baeade42ed54a6f6202db20448d4be975825b4451d4c8abe44258aa9248b0198',
+    down: '3:d51a1a9c0d23df3b305a9ddd425b2091ab36528d1971ccb3e89de90dfdf45081',
+  },
+  '2026_11_25_0023_stripe_payments': {
+    up: '5:8f1785f1bf6f94fc86464aba76a6680c1eb8c89c79d92bec885418579b4591f9',
+    down: '3:24164f877b7f59c812b7e262a70b94da3ee473601e1c820de4a0e8ccf1cea2da',
+  },
+  '2026_11_25_0024_refunds': {
+    up: '5:64d3951577e030c06325132cb7233da438f0e86b7df1c3fe9bf22fd84a630f68',
+    down: '2:94e3ca8117c265849277a6a52fc1fc3d7deb9eb18514e2326382ebc2d105105c',
+  },
+  '2026_11_26_0025_store_custom_domains': {
+    up: '2:29e1e23c460c80a26237f60cd5a70b5ca91b2cdd88ad56294b53a82e7ebba6d1',
+    down: '1:3bbfe7e9db8d951635ef7860cf75084fda8299e5e7b05b5c9c4b5af3ccee04f4',
+  },
+  '2026_11_26_0027_product_counts': {
+    up: '10:ff7ad0c4f5fee55074a140b4ffc7d1ee8bb57fefafd6cfb1bbdb15f8958cad16',
+    down: '5:eba2bf770dd1e21d0dcef77a04d65bc8bfb450e3c8076ff5b7d0bf0596050336',
+  },
+  '2026_11_28_0030_analytics_rebuild_joins': {
+    up: '1:de645464d070a1172818afd0dc79bf524cf69d47dc7b6a2e273405714f7f128c',
+    down: '1:9c41175aea6f76163c54a91f744944aec314c296ff1d20289ce61cecb0a0b65d',
+  },
+  '2026_11_28_0034_order_history': {
+    up: '3:881f535fcf654c7c2849501e3d0e4fc50cac3e920fefd9f8b4b618b5147e709c',
+    down: '1:0938b3de785f25b1187c7529d52760ca46e1a53786940c46c2e9e66eed4d0acb',
+  },
+  '2026_11_28_0035_webhook_last_test': {
+    up: '1:5b3f6354e343e0f1ba43ed7eb4fb8a16ca076e247b8e2ca7d8d415e0d5d37970',
+    down: '1:89c1e3443c64769f1860d5d7d6c8984190b6cee4f9e093ae34d567b7c9ca2809',
+  },
+  '2026_11_28_0036_regions': {
+    up: '13:85cb5647cc8b3e5cba444b3b7a4eb5fb87245aaab7b12422d6178ef24599f505',
+    down: '10:cbabaadf232d4e49499389c12f5978b65c6b1ff22134295089f641c5a45f4ede',
+  },
+  '2026_11_28_0040_analytics_shipping_tax': {
+    up: '11:f2ddc2ae2569c596c8673b5bb9b8c1ec65b29913386e1e44df11581d990d92cb',
+    down: '12:53789de035acf8bd7017b3607a4b5492936b114f4e519660da875cb4d942c1a6',
+  },
 };
 
 async function recorded(run: (db: Kysely<unknown>) => Promise<void>): Promise<string> {
