@@ -19,7 +19,13 @@ import { createDiscountsService, type DiscountsService } from './modules/discoun
 import { createInventoryService, type InventoryService } from './modules/inventory/index.js';
 import { createMediaStorage, type MediaStorage, rehostImages } from './modules/media/index.js';
 import { createMobileService, type MobileService, queueOrderPush } from './modules/mobile/index.js';
-import { createNotificationResender, type NotificationResender } from './modules/notifications/index.js';
+import {
+  createNotificationLog,
+  createNotificationResender,
+  type NotificationLog,
+  type NotificationResender,
+  queueNotification,
+} from './modules/notifications/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
 import {
   createPaymentsService,
@@ -57,6 +63,8 @@ export interface Services {
   regions: RegionsService;
   /** Resends of the e-mail log's messages (the worker sends them). */
   notificationResends: NotificationResender;
+  /** The log of the store's e-mails (GET /api/v1/notifications). */
+  notificationLog: NotificationLog;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -112,7 +120,8 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     server.addHook('onClose', () => feed.close());
   }
   const regions = createRegionsService({ db, stores, changes: regionChanges });
-  const inventory = createInventoryService(db, catalogChanges);
+  // E-mails are queued through ports: the notifications module reads orders and stock to render them.
+  const inventory = createInventoryService(db, catalogChanges, queueNotification);
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,
@@ -142,6 +151,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
+    mailOrder: queueNotification,
     // A test's own gateway comes first: the first gateway that handles a method refunds it.
     refundGateways: [
       ...(deps.refundGateways ?? []),
@@ -194,6 +204,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     wishlist: createWishlistService({ db, products, stores }),
     mobile: createMobileService(db),
     notificationResends: createNotificationResender(db),
+    notificationLog: createNotificationLog(db),
     webhooks: createWebhooksService({
       db,
       fetch: webhookFetch,

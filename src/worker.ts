@@ -19,6 +19,7 @@ import {
   createNotificationComposer,
   notificationJobs,
   notificationLogRetention,
+  queueNotification,
 } from './modules/notifications/index.js';
 import { createOrdersService } from './modules/orders/index.js';
 import { createStripeAccounts, paymentHoldExpiryJobs } from './modules/payments/index.js';
@@ -59,7 +60,7 @@ export async function pruneExpiredRows(db: Db, options: { batchSize?: number; si
  * without what only requests use (image re-hosting).
  */
 function workerServices(db: Db, stores: StoresService) {
-  const inventory = createInventoryService(db);
+  const inventory = createInventoryService(db, undefined, queueNotification);
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,
@@ -90,6 +91,7 @@ function workerServices(db: Db, stores: StoresService) {
     customers,
     inventory,
     notifyBuyer: queueOrderPush,
+    mailOrder: queueNotification,
     // The worker settles or releases holds; it never refunds.
     refundGateways: [],
   });

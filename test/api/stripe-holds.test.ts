@@ -4,6 +4,7 @@ import { buildTestApp, startTestWorker, type TestApp } from '../helpers/app.js';
 import { type Client, client, createProduct, eventsOf, UNLIMITED } from '../helpers/catalog-factories.js';
 import { createStoreWithKey } from '../helpers/factories.js';
 import { type FakeStripe, startFakeStripe, stripeKeys } from '../helpers/fake-stripe.js';
+import { mailsOfOrder } from '../helpers/notification-log.js';
 import { checkoutBody } from '../helpers/order-factories.js';
 
 /** PAYMENT_HOLD_MINUTES of 0.03: an order waits 1.8 s for its payment. */
@@ -80,6 +81,8 @@ describe('payment holds (PAYMENT_HOLD_MINUTES) on the worker', () => {
       (e) => e.name === 'order.cancelled' && (e.data as { orderId: string }).orderId === order.id,
     );
     expect(cancelled).toHaveLength(1);
+    // Never confirmed (it was never paid), so no cancellation e-mail either (§13, docs/decisions.md).
+    expect(await mailsOfOrder(api, order.id)).toEqual([]);
   });
 
   it('an order paid at Stripe whose webhook never came is marked paid when its hold ends', async () => {
@@ -91,6 +94,8 @@ describe('payment holds (PAYMENT_HOLD_MINUTES) on the worker', () => {
     );
     expect(after).toMatchObject({ status: 'processing', payment_status: 'paid', amount_paid: 10 });
     expect(await stockOf(product.id)).toBe(4);
+    // The worker's payment confirms the order to the buyer (this store has no one for new_order).
+    expect(await mailsOfOrder(api, order.id)).toEqual([`order_confirmation → ${after.customer.email}`]);
   });
 
   it('a PaymentIntent that succeeded for less than the order does not pay it: the hold still releases it', async () => {

@@ -24,11 +24,13 @@ export interface QueueNotificationInput {
  * row when it queued one, which the caller's NOTIFY waits on.
  */
 export function insertNotification(input: QueueNotificationInput): SqlText {
+  // The store's kinds: its contact e-mail, else its owner's (the first owner; a store without one:
+  // its first admin).
   const recipient = input.to
     ? sqlText`${input.to}::text`
     : sqlText`coalesce(nullif(s.contact_email, ''), (
         SELECT u.email FROM admin_user_stores m JOIN admin_users u ON u.id = m.admin_user_id
-        WHERE m.store_id = s.id ORDER BY u.created_at, u.id LIMIT 1))`;
+        WHERE m.store_id = s.id ORDER BY m.role = 'owner' DESC, u.created_at, u.id LIMIT 1))`;
   return sqlText`
     INSERT INTO notifications (id, store_id, kind, to_email, order_id, refs, dedupe_key)
     SELECT emporium_uuid_v7(), s.id, ${input.kind}::text, r.to_email, ${input.orderId ?? null}::uuid,
