@@ -103,7 +103,7 @@ describe('sending through SMTP', () => {
   it('delivers an order confirmation as a mail client shows it, the same Message-ID across a 451 retry', async () => {
     const to = uniqueEmail('buyer');
     faults.set(to, (n) => (n === 0 ? { code: 451, message: 'Greylisted, try again later' } : undefined));
-    const { store, contact, order, id } = await orderWithConfirmation(to);
+    const { store, api, contact, order, id } = await orderWithConfirmation(to);
 
     const accepted = await smtp.waitFor((m) => m.envelope.to.includes(to), 10_000);
     const row = await settled(store.id, to);
@@ -140,14 +140,35 @@ describe('sending through SMTP', () => {
       locked_until: null,
     });
     expect(row.sent_at).toBeInstanceOf(Date);
+    // The merchant's log says the same.
+    const log = await api.get(`/api/v1/notifications?order_id=${order.id}&kind=order_confirmation`);
+    expect(log.statusCode).toBe(200);
+    expect(log.json().data).toEqual([
+      {
+        id,
+        kind: 'order_confirmation',
+        to,
+        subject: mail.subject,
+        status: 'sent',
+        attempts: 2,
+        last_error: null,
+        order_id: order.id,
+        created_at: expect.any(String),
+        sent_at: row.sent_at?.toISOString(),
+      },
+    ]);
   });
 
   it('fails a message at once on a 5xx answer, with the reason and the rendered subject', async () => {
     const to = uniqueEmail('gone');
     faults.set(to, () => ({ code: 550, message: 'No such user here' }));
-    const { store, order } = await orderWithConfirmation(to);
+    const { store, api, order, id } = await orderWithConfirmation(to);
 
     const row = await settled(store.id, to);
+    const logged = (await api.get(`/api/v1/notifications?status=failed&order_id=${order.id}`)).json().data;
+    expect(logged).toEqual([
+      expect.objectContaining({ id, status: 'failed', attempts: 1, last_error: row.last_error }),
+    ]);
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS * 3));
     expect(receivedBy(to)).toHaveLength(1);
     expect(smtp.messages.filter((m) => m.envelope.to.includes(to))).toHaveLength(0);
