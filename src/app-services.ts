@@ -21,7 +21,9 @@ import { createMediaStorage, type MediaStorage, rehostImages } from './modules/m
 import { createMobileService, type MobileService, queueOrderPush } from './modules/mobile/index.js';
 import {
   createNotificationLog,
+  createNotificationTemplates,
   type NotificationLog,
+  type NotificationTemplates,
   queueNotification,
 } from './modules/notifications/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
@@ -61,6 +63,8 @@ export interface Services {
   regions: RegionsService;
   /** The log of the store's e-mails (GET /api/v1/notifications). */
   notificationLog: NotificationLog;
+  /** The e-mail templates of contract §13 (their API; the worker renders with the same module's composer). */
+  notificationTemplates: NotificationTemplates;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -199,6 +203,13 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     wishlist: createWishlistService({ db, products, stores }),
     mobile: createMobileService(db),
     notificationLog: createNotificationLog(db),
+    notificationTemplates: createNotificationTemplates({
+      db,
+      publicUrl: config.publicUrl,
+      stores,
+      orders,
+      products,
+    }),
     webhooks: createWebhooksService({
       db,
       fetch: webhookFetch,
