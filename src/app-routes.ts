@@ -13,7 +13,11 @@ import { discountsRoutes } from './modules/discounts/index.js';
 import { inventoryRoutes } from './modules/inventory/index.js';
 import { localMediaRoot, mediaRoutes } from './modules/media/index.js';
 import { mobileRoutes } from './modules/mobile/index.js';
-import { notificationLogRoutes, notificationResendRoutes } from './modules/notifications/index.js';
+import {
+  notificationLogRoutes,
+  notificationResendRoutes,
+  notificationTemplatesRoutes,
+} from './modules/notifications/index.js';
 import { customerOrdersRoutes, ordersRoutes, refundsRoutes } from './modules/orders/index.js';
 import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js';
 import { regionsRoutes } from './modules/regions/index.js';
@@ -79,6 +83,7 @@ export async function registerRoutes(
       await v1.register(storeApiRoutes, { stores });
       await v1.register(notificationResendRoutes, { resender: services.notificationResends });
       await v1.register(notificationLogRoutes, { log: services.notificationLog });
+      await v1.register(notificationTemplatesRoutes, { templates: services.notificationTemplates });
     },
     { prefix: '/api/v1' },
   );

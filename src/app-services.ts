@@ -22,8 +22,10 @@ import { createMobileService, type MobileService, queueOrderPush } from './modul
 import {
   createNotificationLog,
   createNotificationResender,
+  createNotificationTemplates,
   type NotificationLog,
   type NotificationResender,
+  type NotificationTemplates,
   queueNotification,
 } from './modules/notifications/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
@@ -65,6 +67,8 @@ export interface Services {
   notificationResends: NotificationResender;
   /** The log of the store's e-mails (GET /api/v1/notifications). */
   notificationLog: NotificationLog;
+  /** The e-mail templates of contract §13 (their API; the worker renders with the same module's composer). */
+  notificationTemplates: NotificationTemplates;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -205,6 +209,13 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     mobile: createMobileService(db),
     notificationResends: createNotificationResender(db),
     notificationLog: createNotificationLog(db),
+    notificationTemplates: createNotificationTemplates({
+      db,
+      publicUrl: config.publicUrl,
+      stores,
+      orders,
+      products,
+    }),
     webhooks: createWebhooksService({
       db,
       fetch: webhookFetch,

@@ -1,4 +1,8 @@
-export { type ComposerDeps, createNotificationComposer } from './composer.js';
+export {
+  type ComposerDeps,
+  type ComposerDeps as NotificationTemplatesDeps,
+  createNotificationComposer,
+} from './composer.js';
 export { DEFAULT_TEMPLATES, type TemplateParts } from './defaults/default-templates.js';
 export {
   isNotificationKind,
@@ -29,3 +33,8 @@ export {
 } from './notifications.worker.js';
 export { renderMessage } from './render-message.js';
 export { TemplateError } from './template-engine.js';
+export { notificationTemplatesRoutes } from './templates.routes.js';
+export {
+  createTemplatesService as createNotificationTemplates,
+  type TemplatesService as NotificationTemplates,
+} from './templates.service.js';
