@@ -222,6 +222,29 @@ describe('sending through SMTP', () => {
   });
 });
 
+describe('test sends', () => {
+  it("sends the template API's test send through the worker, rendered with the preview's data", async () => {
+    const to = uniqueEmail('tester');
+    const { store, key } = await createStoreWithKey(app);
+    const res = await client(app, key).post('/api/v1/notifications/templates/shipping_confirmation/test', {
+      to,
+    });
+    expect(res.statusCode, res.body).toBe(202);
+    const { id } = res.json().data;
+    const mail = await parse(await smtp.waitFor((m) => m.envelope.to.includes(to), 10_000));
+    expect(mail.messageId).toBe(`<${id}@localhost>`);
+    expect(mail.from?.value).toEqual([{ name: 'Test Store', address: 'no-reply@localhost' }]);
+    expect(mail.html).toBeTruthy();
+    expect(mail.text).toBeTruthy();
+    expect(await settled(store.id, to)).toMatchObject({
+      id,
+      test: true,
+      status: 'sent',
+      subject: mail.subject,
+    });
+  });
+});
+
 describe('resend', () => {
   it('queues a new message (202) that arrives with a Message-ID of its own', async () => {
     const to = uniqueEmail('again');
