@@ -14,6 +14,7 @@ import { inventoryRoutes } from './modules/inventory/index.js';
 import { localMediaRoot, mediaRoutes } from './modules/media/index.js';
 import { mobileRoutes } from './modules/mobile/index.js';
 import {
+  backInStockRoutes,
   notificationLogRoutes,
   notificationResendRoutes,
   notificationTemplatesRoutes,
@@ -135,6 +136,13 @@ export async function registerRoutes(
     prefix: '/api/storefront',
     stores,
     carts: services.carts,
+    customerAuth,
+    secureCookies,
+  });
+  await server.register(backInStockRoutes, {
+    prefix: '/api/storefront',
+    stores,
+    backInStock: services.backInStock,
     customerAuth,
     secureCookies,
   });

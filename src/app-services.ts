@@ -13,6 +13,7 @@ import { type CheckoutService, createCheckoutService } from './modules/checkout/
 import {
   type CustomerAccountsService,
   createCustomerAccountsService,
+  createRequestLimiter,
 } from './modules/customer-accounts/index.js';
 import { type CustomersService, createCustomersService } from './modules/customers/index.js';
 import { createDiscountsService, type DiscountsService } from './modules/discounts/index.js';
@@ -20,9 +21,12 @@ import { createInventoryService, type InventoryService } from './modules/invento
 import { createMediaStorage, type MediaStorage, rehostImages } from './modules/media/index.js';
 import { createMobileService, type MobileService, queueOrderPush } from './modules/mobile/index.js';
 import {
+  type BackInStockService,
+  createBackInStockService,
   createNotificationLog,
   createNotificationResender,
   createNotificationTemplates,
+  endBackInStockSubscriptions,
   type NotificationLog,
   type NotificationResender,
   type NotificationTemplates,
@@ -69,6 +73,8 @@ export interface Services {
   notificationLog: NotificationLog;
   /** The e-mail templates of contract §13 (their API; the worker renders with the same module's composer). */
   notificationTemplates: NotificationTemplates;
+  /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
+  backInStock: BackInStockService;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -124,8 +130,12 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     server.addHook('onClose', () => feed.close());
   }
   const regions = createRegionsService({ db, stores, changes: regionChanges });
-  // E-mails are queued through ports: the notifications module reads orders and stock to render them.
-  const inventory = createInventoryService(db, catalogChanges, queueNotification);
+  // E-mails are queued through ports: the notifications module reads orders and stock to render them;
+  // stock that comes back ends its back-in-stock sign-ups in the same transaction.
+  const inventory = createInventoryService(db, catalogChanges, {
+    mailLowStock: queueNotification,
+    restocked: endBackInStockSubscriptions,
+  });
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,
@@ -215,6 +225,12 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       stores,
       orders,
       products,
+    }),
+    // Limited as code requests are, by the same limiter.
+    backInStock: createBackInStockService({
+      db,
+      catalog: products,
+      limiter: createRequestLimiter(deps.rateLimitStore),
     }),
     webhooks: createWebhooksService({
       db,

@@ -17,6 +17,7 @@ import {
 } from './modules/mobile/index.js';
 import {
   createNotificationComposer,
+  endBackInStockSubscriptions,
   notificationJobs,
   notificationLogRetention,
   queueNotification,
@@ -60,7 +61,11 @@ export async function pruneExpiredRows(db: Db, options: { batchSize?: number; si
  * without what only requests use (image re-hosting).
  */
 function workerServices(db: Db, stores: StoresService) {
-  const inventory = createInventoryService(db, undefined, queueNotification);
+  // A released hold puts stock back: back-in-stock sign-ups end with it, as in the app.
+  const inventory = createInventoryService(db, undefined, {
+    mailLowStock: queueNotification,
+    restocked: endBackInStockSubscriptions,
+  });
   const customers = createCustomersService(db, stores);
   const products = createProductsService({
     db,

@@ -3,6 +3,7 @@ import type { CategoriesService, ProductsService } from '../modules/catalog/inde
 import type { CheckoutService } from '../modules/checkout/index.js';
 import type { CustomerAccountsService } from '../modules/customer-accounts/index.js';
 import type { CustomersService } from '../modules/customers/index.js';
+import type { BackInStockService } from '../modules/notifications/index.js';
 import type { OrdersService } from '../modules/orders/index.js';
 import type { PaymentsService } from '../modules/payments/index.js';
 import type { RegionsPort } from '../modules/regions/index.js';
@@ -25,6 +26,8 @@ export interface ShopDeps {
   customers: CustomersService;
   orders: OrdersService;
   wishlist: WishlistService;
+  /** "Email me when it's back" on sold-out product pages. */
+  backInStock: BackInStockService;
   /** Zones and tax regions, cached per store: whether the checkout offers shipping options. */
   regions: RegionsPort;
   customerAuth: CustomerAuthOptions;

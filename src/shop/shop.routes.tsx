@@ -17,6 +17,7 @@ import { catalogRoutes } from './routes/catalog.routes.js';
 import { checkoutRoutes } from './routes/checkout.routes.js';
 import { homeRoutes } from './routes/home.routes.js';
 import { iconRoutes } from './routes/icon.routes.js';
+import { notifyMeRoutes } from './routes/notify-me.routes.js';
 import { orderRoutes } from './routes/order.routes.js';
 import { seoRoutes } from './routes/seo.routes.js';
 import type { ShopContext } from './shop-context.js';
@@ -200,6 +201,7 @@ export const shopRoutes: FastifyPluginAsync<ShopDeps> = async (app, deps) => {
         await iconRoutes(open);
       });
       await cartRoutes(shop, deps);
+      await notifyMeRoutes(shop, deps);
       await checkoutRoutes(shop, deps);
       await orderRoutes(shop, deps);
       await accountSignInRoutes(shop, deps);

@@ -35,6 +35,7 @@ const ROUTES = [
   'GET /',
   'GET /products',
   'GET /products/:productSlug',
+  'POST /products/:productSlug/notify-me',
   'GET /sitemap.xml',
   'GET /sitemap-:n.xml',
   'GET /robots.txt',

@@ -224,8 +224,13 @@ describe('the OpenAPI document', () => {
       if (['/healthz', '/readyz', '/api/admin/auth/login'].includes(path)) return [];
       if (path === '/api/storefront/{slug}/app-config' && entry.method === 'put')
         return [{ apiKey: [] }, { adminSession: [] }];
-      // Checkout and carts take an optional customer session: the order (or cart) is then that customer's.
-      if (/^\/api\/storefront\/\{slug\}\/(checkout(\/quote)?$|carts($|\/))/.test(path))
+      // Checkout, carts and notify-me take an optional customer session: the order (cart, sign-up) is
+      // then that customer's.
+      if (
+        /^\/api\/storefront\/\{slug\}\/(checkout(\/quote)?$|carts($|\/)|products\/\{productSlug\}\/notify-me$)/.test(
+          path,
+        )
+      )
         return [{}, { customerSession: [] }, { customerBearer: [] }];
       if (path.startsWith('/api/storefront/')) return [];
       // Stripe's webhook: authenticated by its signature, not by a credential of ours.

@@ -3,19 +3,20 @@ import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
 import { deleteInBatches } from '../../platform/db/delete-in-batches.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { AppError, rateLimited, unauthorized } from '../../platform/http/errors.js';
+import { AppError, unauthorized } from '../../platform/http/errors.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit.js';
 import { newId } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
 import type { CustomersService } from '../customers/index.js';
 import type { StoreRow } from '../stores/index.js';
 import * as repo from './customer-accounts.repository.js';
+import { createRequestLimiter, REQUEST_LIMITS, REQUEST_WINDOW_MS } from './request-limits.js';
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const SESSION_TTL_MS = 30 * 86_400_000;
 const MAX_WRONG_TRIES = 5;
-const WINDOW_MS = 15 * 60_000;
-const LIMITS = { perEmail: 5, requestsPerIp: 30, verificationsPerIp: 60 };
+const WINDOW_MS = REQUEST_WINDOW_MS;
+const LIMITS = REQUEST_LIMITS;
 
 export interface CustomerAccountsDeps {
   db: Db;
@@ -58,10 +59,9 @@ export function createCustomerAccountsService(deps: CustomerAccountsDeps) {
   const codeHash = (storeId: string, email: string, code: string) =>
     createHmac('sha256', deps.appSecret).update(`${storeId}:${email}:${code}`).digest();
 
-  async function limitIp(kind: 'request' | 'verify', ip: string, max: number) {
-    const { count, retryInMs } = await deps.rateLimits.hitSliding(`otp-${kind}:${ip}`, WINDOW_MS, max);
-    if (count > max) throw rateLimited(Math.max(1, Math.ceil(retryInMs / 1000)));
-  }
+  const limiter = createRequestLimiter(deps.rateLimits);
+  const limitIp = (kind: 'request' | 'verify', ip: string, max: number) =>
+    limiter.perAddress(`otp-${kind}`, ip, max);
 
   return {
     async requestCode(store: StoreRow, rawEmail: string, ip: string) {

@@ -4,3 +4,9 @@ export {
   createCustomerAccountsService,
   pruneExpiredLogins,
 } from './customer-accounts.service.js';
+export {
+  createRequestLimiter,
+  REQUEST_LIMITS,
+  REQUEST_WINDOW_MS,
+  type RequestLimiter,
+} from './request-limits.js';

@@ -39,6 +39,26 @@ export interface StockTail {
   after?: GatedWrites;
 }
 
+/** A product, or one of its variants, whose tracked stock went from 0 (or less) to more than 0. */
+export interface Restocked {
+  productId: string;
+  /** null: the product's own stock (a product without variants). */
+  variantId: string | null;
+}
+
+/**
+ * Told of stock that came back, inside the transaction of the change (back-in-stock sign-ups end
+ * and their e-mails are queued with it, or not at all). Called only when something came back: a
+ * sale, which only takes stock, never reaches it.
+ */
+export type RestockPort = (tx: Tx, storeId: string, restocked: Restocked[]) => Promise<void>;
+
+/** What inventory tells other modules of, injected (inventory imports none of them). */
+export interface InventoryPorts {
+  mailLowStock?: LowStockMailer;
+  restocked?: RestockPort;
+}
+
 export interface StockChangeResult {
   /** The row of the `tail` sent with this change, if any. */
   tail?: unknown;
@@ -50,6 +70,14 @@ export interface StockChangeResult {
   productPrevious: number;
   /** The product's level after this change. */
   product: repo.ProductLevel;
+  /** Set when this change brought tracked stock back from 0 (or less). */
+  restocked?: Restocked;
+}
+
+/** What came back with a change: the variant moved, or the product's own level. */
+function restockOf(result: Omit<StockChangeResult, 'restocked'>): Restocked | undefined {
+  if (!result.product.track_inventory || result.previous > 0 || result.inventory <= 0) return undefined;
+  return { productId: result.productId, variantId: result.variantId };
 }
 
 /**
@@ -71,7 +99,7 @@ export type LowStockMailer = (
  * `changes` is bumped per store at every stock change (inside the caller's transaction, and again
  * after the merchant's own adjustments commit), so caches of shop pages drop that store's pages.
  */
-export function createInventoryService(db: Db, changes?: ChangeCounter, mailLowStock?: LowStockMailer) {
+export function createInventoryService(db: Db, changes?: ChangeCounter, ports: InventoryPorts = {}) {
   async function recordStockEvents(
     tx: Executor,
     storeId: string,
@@ -94,8 +122,8 @@ export function createInventoryService(db: Db, changes?: ChangeCounter, mailLowS
         sku: level.sku,
         threshold: level.threshold,
       });
-      if (crossing === 'low_stock' && mailLowStock)
-        await mailLowStock(writes, {
+      if (crossing === 'low_stock' && ports.mailLowStock)
+        await ports.mailLowStock(writes, {
           storeId,
           kind: 'low_stock',
           refs: {
@@ -131,12 +159,8 @@ export function createInventoryService(db: Db, changes?: ChangeCounter, mailLowS
     return level;
   }
 
-  /**
-   * Applies one stock change inside the caller's transaction. A variant change moves the variant and
-   * its product's total by the same delta, so the product level is always the sum of its variants.
-   * The history row is written by the statement that moves the stock.
-   */
-  async function applyChange(
+  /** One stock change (see applyChange), without telling the restock port. */
+  async function moveStock(
     tx: Tx,
     storeId: string,
     change: StockChange,
@@ -164,7 +188,7 @@ export function createInventoryService(db: Db, changes?: ChangeCounter, mailLowS
         undefined,
         tail,
       );
-      return {
+      const result = {
         tail: product.tail,
         productId: variant.product_id,
         variantId: variant.variant_id,
@@ -173,9 +197,10 @@ export function createInventoryService(db: Db, changes?: ChangeCounter, mailLowS
         productPrevious: product.inventory - change.delta,
         product,
       };
+      return { ...result, restocked: restockOf(result) };
     }
     const level = await moveProduct(tx, storeId, change.productId, change.delta, events, note, tail);
-    return {
+    const result = {
       tail: level.tail,
       productId: level.product_id,
       variantId: null,
@@ -184,6 +209,29 @@ export function createInventoryService(db: Db, changes?: ChangeCounter, mailLowS
       productPrevious: level.inventory - change.delta,
       product: level,
     };
+    return { ...result, restocked: restockOf(result) };
+  }
+
+  /** Hands what came back to the restock port: one call per transaction step, none when nothing did. */
+  async function announceRestocks(tx: Tx, storeId: string, restocked: (Restocked | undefined)[]) {
+    const items = restocked.filter((item): item is Restocked => item !== undefined);
+    if (items.length > 0 && ports.restocked) await ports.restocked(tx, storeId, items);
+  }
+
+  /**
+   * Applies one stock change inside the caller's transaction. A variant change moves the variant and
+   * its product's total by the same delta, so the product level is always the sum of its variants.
+   * The history row is written by the statement that moves the stock.
+   */
+  async function applyChange(
+    tx: Tx,
+    storeId: string,
+    change: StockChange,
+    tail?: StockTail,
+  ): Promise<StockChangeResult> {
+    const result = await moveStock(tx, storeId, change, tail);
+    await announceRestocks(tx, storeId, [result.restocked]);
+    return result;
   }
 
   async function view(tx: Executor, storeId: string, id: string, type: InventoryType) {
@@ -257,10 +305,12 @@ export function createInventoryService(db: Db, changes?: ChangeCounter, mailLowS
     // the last level returned is the current one; no re-read needed for the events).
     const moves = new Map<string, { previous: number; level: repo.ProductLevel }>();
     let tailRow: unknown;
+    const restocked: (Restocked | undefined)[] = [];
     for (const [index, [, change]] of ordered.entries()) {
       const last = index === ordered.length - 1;
-      const result = await applyChange(tx, storeId, { ...change, events: false }, last ? tail : undefined);
+      const result = await moveStock(tx, storeId, { ...change, events: false }, last ? tail : undefined);
       if (last) tailRow = result.tail;
+      restocked.push(result.restocked);
       const seen = moves.get(result.productId);
       moves.set(result.productId, {
         previous: seen?.previous ?? result.productPrevious,
@@ -268,6 +318,7 @@ export function createInventoryService(db: Db, changes?: ChangeCounter, mailLowS
       });
     }
     for (const { previous, level } of moves.values()) await recordStockEvents(tx, storeId, level, previous);
+    await announceRestocks(tx, storeId, restocked);
     return tailRow;
   }
 

@@ -1,12 +1,15 @@
 export { mobileRoutes } from './mobile.routes.js';
 export { createMobileService, type MobileService } from './mobile.service.js';
 export {
+  BACK_IN_STOCK_PUSH,
+  insertBackInStockPushes,
   type OrderPushInput,
   type OrderPushKind,
   type OrderTracking,
   orderPushContent,
   queueOrderPush,
 } from './push.js';
+export { PUSH_CHANNEL } from './push.repository.js';
 export {
   classifyFcmResponse,
   createFcmProvider,

@@ -1,3 +1,4 @@
+import { rawSql, type SqlText, sqlText } from '../../platform/db/sql-text.js';
 import { WriteBatch, type Writer } from '../../platform/db/write-batch.js';
 import * as repo from './push.repository.js';
 
@@ -96,4 +97,36 @@ export async function queueOrderPush(to: Writer, input: OrderPushInput): Promise
   );
   batch.notifyAtCommit(repo.PUSH_CHANNEL, write);
   if (batch !== to) await batch.run();
+}
+
+/** The push a signed-in shopper gets when a product they asked about is back (contract §13). */
+export const BACK_IN_STOCK_PUSH = {
+  title: 'Back in stock',
+  /** Follows the product's name (and its variant's title in brackets). */
+  body: ' is back in stock. Order it before it sells out again.',
+} as const;
+
+/**
+ * The pushes of ended back-in-stock sign-ups, as a data-modifying statement over the CTE `from`,
+ * which has a row per sign-up with `store_id`, `customer_id` (null: a guest's, no push), `product_id`,
+ * `variant_id`, `product_name`, `product_slug` and `variant_title`. One push per device of each
+ * signed-in subscriber whose `backInStock` preference is on (no preferences row: on). It returns a
+ * row per push, for the NOTIFY of PUSH_CHANNEL at commit. `from` is a CTE name of the caller's,
+ * never input.
+ */
+export function insertBackInStockPushes(from: string): SqlText {
+  const source = rawSql(from);
+  return sqlText`
+    INSERT INTO push_notifications (id, store_id, customer_id, device_id, title, body, data)
+    SELECT emporium_uuid_v7(), d.store_id, d.customer_id, d.id, ${BACK_IN_STOCK_PUSH.title}::text,
+      e.product_name || coalesce(' (' || e.variant_title || ')', '') || ${BACK_IN_STOCK_PUSH.body}::text,
+      jsonb_strip_nulls(jsonb_build_object('type', 'back_in_stock', 'productId', e.product_id::text,
+        'variantId', e.variant_id::text, 'productSlug', e.product_slug::text))
+    FROM ${source} e
+    JOIN customer_devices d ON d.store_id = e.store_id AND d.customer_id = e.customer_id
+    WHERE NOT EXISTS (
+      SELECT 1 FROM notification_preferences p
+      WHERE p.customer_id = d.customer_id AND p.store_id = d.store_id AND NOT p.back_in_stock
+    )
+    RETURNING 1`;
 }

@@ -1,4 +1,10 @@
 export {
+  type BackInStockService,
+  createBackInStockService,
+  endBackInStockSubscriptions,
+} from './back-in-stock.service.js';
+export { backInStockRoutes } from './back-in-stock.storefront.routes.js';
+export {
   type ComposerDeps,
   type ComposerDeps as NotificationTemplatesDeps,
   createNotificationComposer,

@@ -1,4 +1,5 @@
 import { Frame } from '../components/frame.js';
+import { NotifyMeForm, type NotifyMeState } from '../components/notify-me-form.js';
 import { formatMoney } from '../money.js';
 import { type ShopContext, shopHref, shopUrl } from '../shop-context.js';
 
@@ -161,8 +162,20 @@ function Gallery({ data, shown }: { data: ProductPageData; shown: string | null 
   );
 }
 
-/** GET /products/:slug: pictures, price, stock, the variant picker, add to cart and the wishlist. */
-export function ProductPage({ shop, data }: { shop: ShopContext; data: ProductPageData }) {
+/**
+ * GET /products/:slug: pictures, price, stock, the variant picker, add to cart and the wishlist; when
+ * the product or a variant is sold out, the "Email me when it's back" form (`notify`: that form
+ * refused, shown again with its reason).
+ */
+export function ProductPage({
+  shop,
+  data,
+  notify,
+}: {
+  shop: ShopContext;
+  data: ProductPageData;
+  notify?: NotifyMeState;
+}) {
   const { product, variants } = data;
   const currency = shop.store.currency;
   const path = `/products/${encodeURIComponent(product.slug)}`;
@@ -194,6 +207,9 @@ export function ProductPage({ shop, data }: { shop: ShopContext; data: ProductPa
   const inStock = selected ? selected.inStock : product.inStock;
   const sku = selected ? selected.sku : product.sku;
   const optionLabel = product.options.map((o) => o.name).join(' / ') || 'Option';
+  // Sold out: tracked and none left, of the product or of a variant (inStock says both).
+  const soldOutVariants = variants.filter((v) => !v.inStock).map((v) => ({ id: v.id, title: v.title }));
+  const offerNotifyMe = variants.length > 0 ? soldOutVariants.length > 0 : !product.inStock;
   return (
     <Frame
       shop={shop}
@@ -267,6 +283,16 @@ export function ProductPage({ shop, data }: { shop: ShopContext; data: ProductPa
               </button>
             </div>
           </form>
+          {offerNotifyMe ? (
+            <NotifyMeForm
+              shop={shop}
+              productSlug={product.slug}
+              soldOut={soldOutVariants}
+              optionLabel={optionLabel}
+              preferred={selected?.id}
+              state={notify}
+            />
+          ) : null}
           <form className="wishlist-form" method="post" action={shopHref(shop, '/account/wishlist')}>
             <input type="hidden" name="productId" value={product.id} />
             <button type="submit" className="button--secondary">
