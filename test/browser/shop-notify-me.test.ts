@@ -90,7 +90,7 @@ describe.skipIf(!hasChromium())('notify me when it is back, in Chromium', () => 
       expect(await error.textContent()).toContain('Enter a valid e-mail address');
       expect(await field.getAttribute('aria-invalid')).toBe('true');
       expect(await field.inputValue()).toBe('ada@localhost');
-      expect(await field.evaluate((element) => element === document.activeElement)).toBe(true);
+      expect(await field.evaluate<boolean>('(element) => element === document.activeElement')).toBe(true);
       await screenshot(page, `shop-notify-me-error-${width}`);
 
       const email = `ada.${width}@example.com`;
