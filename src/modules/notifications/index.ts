@@ -1,3 +1,5 @@
+export { type ComposerDeps, createNotificationComposer } from './composer.js';
+export { DEFAULT_TEMPLATES, type TemplateParts } from './defaults/default-templates.js';
 export {
   type BackInStockService,
   createBackInStockService,
@@ -22,3 +24,5 @@ export {
 } from './notifications.queue.js';
 export { type NotificationLogRow, notificationRecord } from './notifications.serializers.js';
 export type { NotificationRefs, NotificationStatus } from './notifications.tables.js';
+export { renderMessage } from './render-message.js';
+export { TemplateError } from './template-engine.js';
