@@ -24,8 +24,10 @@ import {
   type BackInStockService,
   createBackInStockService,
   createNotificationLog,
+  createNotificationTemplates,
   endBackInStockSubscriptions,
   type NotificationLog,
+  type NotificationTemplates,
   queueNotification,
 } from './modules/notifications/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
@@ -67,6 +69,8 @@ export interface Services {
   notificationLog: NotificationLog;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** The e-mail templates of contract §13 (their API; the worker renders with the same module's composer). */
+  notificationTemplates: NotificationTemplates;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -214,6 +218,13 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       db,
       catalog: products,
       limiter: createRequestLimiter(deps.rateLimitStore),
+    }),
+    notificationTemplates: createNotificationTemplates({
+      db,
+      publicUrl: config.publicUrl,
+      stores,
+      orders,
+      products,
     }),
     webhooks: createWebhooksService({
       db,

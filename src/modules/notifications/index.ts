@@ -1,4 +1,8 @@
-export { type ComposerDeps, createNotificationComposer } from './composer.js';
+export {
+  type ComposerDeps,
+  type ComposerDeps as NotificationTemplatesDeps,
+  createNotificationComposer,
+} from './composer.js';
 export { DEFAULT_TEMPLATES, type TemplateParts } from './defaults/default-templates.js';
 export {
   type BackInStockService,
@@ -26,3 +30,8 @@ export { type NotificationLogRow, notificationRecord } from './notifications.ser
 export type { NotificationRefs, NotificationStatus } from './notifications.tables.js';
 export { renderMessage } from './render-message.js';
 export { TemplateError } from './template-engine.js';
+export { notificationTemplatesRoutes } from './templates.routes.js';
+export {
+  createTemplatesService as createNotificationTemplates,
+  type TemplatesService as NotificationTemplates,
+} from './templates.service.js';
