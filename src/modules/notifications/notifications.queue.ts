@@ -1,9 +1,5 @@
-import { sql } from 'kysely';
-import type { Db } from '../../platform/db/database.js';
 import { type SqlText, sqlText } from '../../platform/db/sql-text.js';
-import { inTransaction } from '../../platform/db/transaction.js';
 import { WriteBatch, type Writer } from '../../platform/db/write-batch.js';
-import { newId } from '../../platform/ids.js';
 import type { NotificationKind } from './kinds.js';
 import type { NotificationRefs } from './notifications.tables.js';
 
@@ -59,25 +55,4 @@ export async function queueNotification(to: Writer, input: QueueNotificationInpu
   const write = batch.add(insertNotification(input));
   batch.notifyAtCommit(NOTIFICATIONS_CHANNEL, write);
   if (batch !== to) await batch.run();
-}
-
-/**
- * A test send of a kind (`POST …/templates/{kind}/test`): one message to the address given, rendered
- * by the worker with the preview's data. Sent even when the kind is off (the merchant asked for it),
- * with no order (it is not one of an order's e-mails) and no dedupe key (each test is its own).
- * Returns the log row; the worker is woken at commit.
- */
-export function queueTestNotification(
-  db: Db,
-  input: { storeId: string; kind: NotificationKind; to: string },
-) {
-  return inTransaction(db, async (tx) => {
-    const row = await tx
-      .insertInto('notifications')
-      .values({ id: newId(), store_id: input.storeId, kind: input.kind, to_email: input.to, test: true })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await sql`SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, '')`.execute(tx);
-    return row;
-  });
 }

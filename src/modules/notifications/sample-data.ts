@@ -148,6 +148,9 @@ export function previewVariables(
   latest: OrderDetails | undefined,
 ): NotificationVariables {
   const details = latest ?? sampleOrder(store);
+  // A sample cancellation shows where its reason goes (a real order keeps its own, or none).
+  if (!latest && kind === 'order_cancelled')
+    Object.assign(details.order, { status: 'cancelled', cancel_reason: 'Requested by the customer' });
   const storeVars = storeVariables(store, links);
   const variables: NotificationVariables = { currency: details.order.currency, store: storeVars };
   if (kind === 'back_in_stock' || kind === 'low_stock') {

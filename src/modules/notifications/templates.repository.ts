@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
+import { newId } from '../../platform/ids.js';
 import type { NotificationKind } from './kinds.js';
+import { NOTIFICATIONS_CHANNEL } from './notifications.queue.js';
 
 /** SQL of `notification_templates`: a store's customised kinds (no row: the default, enabled). */
 
@@ -56,4 +58,23 @@ export async function deleteTemplate(tx: Tx, storeId: string, kind: Notification
     .where('store_id', '=', storeId)
     .where('kind', '=', kind)
     .execute();
+}
+
+/**
+ * A test send of a kind (`POST …/templates/{kind}/test`): one message to the address given, rendered
+ * by the worker with the preview's data. Sent even when the kind is off (the merchant asked for it),
+ * with no order (it is not one of an order's e-mails) and no dedupe key (each test is its own). The
+ * worker is woken at commit.
+ */
+export async function insertTestNotification(
+  tx: Tx,
+  input: { storeId: string; kind: NotificationKind; to: string },
+) {
+  const row = await tx
+    .insertInto('notifications')
+    .values({ id: newId(), store_id: input.storeId, kind: input.kind, to_email: input.to, test: true })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await sql`SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, '')`.execute(tx);
+  return row;
 }

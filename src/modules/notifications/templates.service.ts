@@ -5,7 +5,6 @@ import { contentEtag, type IfMatch, requireTag } from '../../platform/http/etag.
 import { DEFAULT_TEMPLATES, type TemplateParts } from './defaults/default-templates.js';
 import { isNotificationKind, NOTIFICATION_KINDS, type NotificationKind } from './kinds.js';
 import { createNotificationData, type NotificationDataDeps } from './notification-data.js';
-import { queueTestNotification } from './notifications.queue.js';
 import type {
   NotificationTemplate,
   PreviewBody,
@@ -131,7 +130,8 @@ export function createTemplatesService(deps: NotificationDataDeps & { db: Db }) 
     /** Queues one message of the kind to `to`, rendered by the worker with the preview's data. */
     async sendTest(storeId: string, rawKind: string, to: string) {
       const kind = requireKind(rawKind);
-      return notificationRecord(await queueTestNotification(db, { storeId, kind, to }));
+      const row = await inTransaction(db, (tx) => repo.insertTestNotification(tx, { storeId, kind, to }));
+      return notificationRecord(row);
     },
   };
 }
