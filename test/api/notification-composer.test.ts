@@ -45,8 +45,6 @@ beforeAll(async () => {
     stores: services.stores,
     orders: services.orders,
     products: services.products,
-    // Each test reads what it just changed (the worker reuses a store's templates for a second).
-    storeCacheMs: 0,
   });
   const store = await createStoreWithKey(app);
   storeId = store.store.id;
