@@ -195,8 +195,18 @@ describe('createNotificationComposer', () => {
     await api.del('/api/v1/notifications/templates/order_confirmation');
   });
 
-  it("answers Reply-To with the store's first admin when it has no contact e-mail", async () => {
+  it("answers Reply-To with the store's owner when it has no contact e-mail (not a colleague who joined first)", async () => {
     const other = await createStoreWithKey(app);
+    const colleague = await app.services.stores.createAdminUser({
+      email: `staff.${other.store.slug}@example.com`,
+      password: 'correct horse battery',
+      storeSlug: other.store.slug,
+    });
+    await app.database.db
+      .updateTable('admin_user_stores')
+      .set({ role: 'staff' })
+      .where('admin_user_id', '=', colleague.id)
+      .execute();
     await app.services.stores.createAdminUser({
       email: `owner.${other.store.slug}@example.com`,
       password: 'correct horse battery',

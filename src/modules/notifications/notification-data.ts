@@ -20,7 +20,7 @@ import {
 export interface NotificationDataDeps {
   /** PUBLIC_URL: the dashboard's links, and the shop's when the store has no custom domain. */
   publicUrl: string;
-  stores: Pick<StoresService, 'getStore' | 'adminEmails'>;
+  stores: Pick<StoresService, 'getStore' | 'ownerEmail'>;
   orders: Pick<OrdersService, 'get' | 'getRefund' | 'latest'>;
   products: { get(ctx: RequestContext, id: string): Promise<MerchantProduct> };
 }
@@ -107,10 +107,10 @@ export function createNotificationData(deps: NotificationDataDeps) {
     store: (storeId: string) => stores.getStore(storeId),
     linksOf,
 
-    /** `Reply-To`: the store's contact e-mail, else its first admin's. */
+    /** `Reply-To`: the store's contact e-mail, else its owner's (as the store's own e-mails go). */
     async replyTo(store: StoreRow): Promise<string | null> {
       if (store.contact_email) return store.contact_email;
-      return (await stores.adminEmails(store.id))[0] ?? null;
+      return (await stores.ownerEmail(store.id)) ?? null;
     },
 
     /** The variables of a queued message (a test send: the preview's). */
