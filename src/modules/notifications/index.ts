@@ -1,15 +1,11 @@
 export {
-  type ComposerDeps,
-  type ComposerDeps as NotificationTemplatesDeps,
-  createNotificationComposer,
-} from './composer.js';
-export { DEFAULT_TEMPLATES, type TemplateParts } from './defaults/default-templates.js';
-export {
   type BackInStockService,
   createBackInStockService,
   endBackInStockSubscriptions,
 } from './back-in-stock.service.js';
 export { backInStockRoutes } from './back-in-stock.storefront.routes.js';
+export { type ComposerDeps, createNotificationComposer } from './composer.js';
+export { DEFAULT_TEMPLATES, type TemplateParts } from './defaults/default-templates.js';
 export {
   isNotificationKind,
   MAIL_RETRY_SCHEDULE_MS,
