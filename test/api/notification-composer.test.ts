@@ -130,6 +130,19 @@ describe('createNotificationComposer', () => {
     expect(message.html).toContain('href="https://track.example.com/JD0123"');
   });
 
+  it('drops a tracking link that is not http(s)', async () => {
+    const order = await paidOrder();
+    const fulfil = await api.post(`/api/v1/orders/${order.id}/fulfill`, {
+      carrier: 'DHL',
+      tracking_url: 'javascript:alert(1)',
+    });
+    expect(fulfil.statusCode, fulfil.body).toBe(200);
+    const message = await composer.compose(queued({ kind: 'shipping_confirmation', order_id: order.id }));
+    expect(message.html).not.toContain('javascript:');
+    expect(message.text).not.toContain('javascript:');
+    expect(message.text).toContain('Carrier: DHL');
+  });
+
   it('renders a refund with the amount refunded and what remains paid', async () => {
     const order = await paidOrder();
     const res = await api.post(`/api/v1/orders/${order.id}/refunds`, {

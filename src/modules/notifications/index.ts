@@ -4,11 +4,7 @@ export {
   endBackInStockSubscriptions,
 } from './back-in-stock.service.js';
 export { backInStockRoutes } from './back-in-stock.storefront.routes.js';
-export {
-  type ComposerDeps,
-  type ComposerDeps as NotificationTemplatesDeps,
-  createNotificationComposer,
-} from './composer.js';
+export { type ComposerDeps, createNotificationComposer } from './composer.js';
 export { DEFAULT_TEMPLATES, type TemplateParts } from './defaults/default-templates.js';
 export {
   isNotificationKind,

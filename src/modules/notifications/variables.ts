@@ -120,6 +120,8 @@ export function orderVariables(details: OrderDetails, links: StoreLinks): OrderV
   const order = orderForMerchant(details);
   return {
     ...order,
+    // A link a mail client will open: only http(s), as the shop draws tracking links (web-url.ts).
+    fulfillments: order.fulfillments.map((f) => ({ ...f, tracking_url: webUrlOf(f.tracking_url) ?? null })),
     url: `${links.shopUrl}/account/orders/${order.order_number}`,
     admin_url: `${links.adminUrl}/orders/${order.id}`,
   };
