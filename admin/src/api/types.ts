@@ -132,3 +132,31 @@ export type CountryWithSubdivisions = Data<paths['/api/admin/countries/{code}'][
 export type ShippingZone = Schemas['ShippingZone'];
 export type ShippingRate = ShippingZone['rates'][number];
 export type TaxRegion = Schemas['TaxRegion'];
+
+/** E-mails to buyers and to the store (contract §13): templates per kind, and the log. */
+export interface NotificationTemplate {
+  kind: string;
+  enabled: boolean;
+  subject: string;
+  html: string;
+  text: string;
+  customised: boolean;
+  variables: string[];
+}
+export interface RenderedMessage {
+  subject: string;
+  html: string;
+  text: string;
+}
+export interface NotificationRecord {
+  id: string;
+  kind: string;
+  to: string;
+  subject: string | null;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: number;
+  last_error: string | null;
+  order_id: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
