@@ -5,6 +5,7 @@ import {
   kindLabel,
   kindsFor,
   lineOf,
+  lineRange,
   NOTIFICATION_KIND_LIST,
   previewBody,
   testSendOutcome,
@@ -86,6 +87,18 @@ describe('lineOf', () => {
     ['no number here', undefined],
     ['online 5', undefined],
   ])('%s → %s', (message, line) => expect(lineOf(message)).toBe(line));
+});
+
+describe('lineRange', () => {
+  const text = 'one\ntwo\n\nfour';
+  it.each([
+    [1, [0, 3]],
+    [2, [4, 7]],
+    [3, [8, 8]],
+    [4, [9, 13]],
+    [5, undefined],
+    [0, undefined],
+  ])('line %s → %o', (line, range) => expect(lineRange(text, line)).toEqual(range));
 });
 
 describe('changedParts and previewBody', () => {

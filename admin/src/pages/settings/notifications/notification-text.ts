@@ -136,6 +136,19 @@ export function lineOf(message: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** Where line `line` (from 1) of `text` starts and ends, to select it in a textarea; undefined past the end. */
+export function lineRange(text: string, line: number): [number, number] | undefined {
+  if (!Number.isInteger(line) || line < 1) return undefined;
+  let start = 0;
+  for (let n = 1; n < line; n++) {
+    const next = text.indexOf('\n', start);
+    if (next === -1) return undefined;
+    start = next + 1;
+  }
+  const end = text.indexOf('\n', start);
+  return [start, end === -1 ? text.length : end];
+}
+
 /** The parts that differ from what was saved: what a preview sends as unsaved, and what Save sends. */
 export function changedParts(saved: TemplateParts, draft: TemplateParts): Partial<TemplateParts> {
   const changed: Partial<TemplateParts> = {};
