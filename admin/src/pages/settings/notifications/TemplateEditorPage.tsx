@@ -75,7 +75,9 @@ function Editor({
   const confirm = useConfirm();
   const t = loaded.body.data;
   const label = kindLabel(kind);
-  const saved = useMemo(() => partsOf(t), [t]);
+  // By the parts' text: a new version that changed only `enabled` leaves the draft alone.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the three strings are what matter.
+  const saved = useMemo(() => partsOf(t), [t.subject, t.html, t.text]);
   const [draft, setDraft] = useState<TemplateParts>(saved);
   const [saveError, setSaveError] = useState<unknown>();
   const [stale, setStale] = useState<StaleEdit<NotificationTemplate>>();
@@ -203,7 +205,15 @@ function Editor({
               etag={loaded.etag}
               labelledBy="editor-enabled-label"
               describedBy="editor-when"
-              onSaved={(next, etag) => onLoaded({ body: { data: { ...t, enabled: next.enabled } }, etag })}
+              onSaved={(next, etag) =>
+                // The answer's version covers the wording too: taken only when that is the wording
+                // shown, else a later Save against it would silently replace what someone else wrote.
+                onLoaded(
+                  Object.keys(changedParts(saved, partsOf(next))).length === 0
+                    ? { body: { data: next }, etag }
+                    : { body: { data: { ...t, enabled: next.enabled } }, etag: loaded.etag },
+                )
+              }
               onError={setSaveError}
             />
           </div>
