@@ -1,20 +1,13 @@
 import type { FieldError } from '../../../api/client';
+import { NOTIFICATION_KINDS, type NotificationKind } from '../../../api/types';
 
 /**
  * The e-mails of contract §13 in the merchant's words, and the pure rules of the notifications pages
  * (which template part an error of the API belongs to, what a test send's answer means).
  */
 
-export const NOTIFICATION_KIND_LIST = [
-  'order_confirmation',
-  'shipping_confirmation',
-  'order_cancelled',
-  'refund_issued',
-  'back_in_stock',
-  'new_order',
-  'low_stock',
-] as const;
-export type NotificationKindName = (typeof NOTIFICATION_KIND_LIST)[number];
+export const NOTIFICATION_KIND_LIST = NOTIFICATION_KINDS;
+export type NotificationKindName = NotificationKind;
 
 interface KindText {
   label: string;
