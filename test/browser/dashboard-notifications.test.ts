@@ -101,7 +101,7 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
   it('lists the seven e-mails in two groups and turns one off, saved at once', async () => {
     await openNotifications();
     const customers = page.getByRole('list', { name: 'To your customers' }).getByRole('switch');
-    const store = page.getByRole('list', { name: 'To you' }).getByRole('switch');
+    const store = page.getByRole('list', { name: 'To you', exact: true }).getByRole('switch');
     expect(await customers.count()).toBe(5);
     expect(await store.count()).toBe(2);
     expect(await page.getByRole('switch', { name: 'Low stock' }).isChecked()).toBe(true);

@@ -228,7 +228,13 @@ function Editor({
               Save
             </Button>
             {dirty ? (
-              <Button onClick={() => setDraft(saved)} disabled={busy !== undefined}>
+              <Button
+                onClick={() => {
+                  setDraft(saved);
+                  setSaveError(undefined);
+                }}
+                disabled={busy !== undefined}
+              >
                 Discard changes
               </Button>
             ) : null}
