@@ -33,7 +33,13 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
   beforeAll(async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    smtp = await startSmtpCatcher();
+    // A mailbox that does not exist: its e-mails fail at once (SMTP 5xx).
+    smtp = await startSmtpCatcher({
+      fault: (m) =>
+        m.envelope.to.includes('nobody@example.com')
+          ? { code: 550, message: 'No such mailbox here' }
+          : undefined,
+    });
     app = await buildTestApp({ config: { ...UNLIMITED, publicUrl: base, smtpUrl: smtp.url } });
     await app.server.listen({ port, host: '127.0.0.1' });
     worker = startTestWorker(app);
@@ -90,7 +96,12 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
     await page.setViewportSize({ width: 390, height: 844 });
     // Chromium paints a cross-origin frame (the sandboxed preview) only once it has been on screen.
     const frame = page.getByTestId('preview-html');
-    if (await frame.count()) await frame.scrollIntoViewIfNeeded();
+    if (await frame.count()) {
+      await frame.scrollIntoViewIfNeeded();
+      await page.evaluate(
+        'new Promise((resolve) => requestAnimationFrame(() => { scrollTo(0, 0); resolve(); }))',
+      );
+    }
     await screenshot(page, `${name}-390`);
     await page.setViewportSize({ width: 1280, height: 900 });
   }
@@ -277,6 +288,29 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
     const after = await emailsOf({ order_id: order.id, kind: 'order_confirmation' });
     expect(after).toHaveLength(2);
     expect(after.every((n) => n.to === 'grace@example.com')).toBe(true);
+  });
+
+  it('shows a failed e-mail with its last error', async () => {
+    const res = await api.post('/api/v1/orders', {
+      customer: { email: 'nobody@example.com', first_name: 'No', last_name: 'Body' },
+      items: [{ product_id: productId, quantity: 1 }],
+      send_receipt: true,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const order = res.json().data as { id: string; order_number: string };
+    await expect
+      .poll(async () => (await emailsOf({ order_id: order.id, kind: 'order_confirmation' }))[0]?.status, {
+        timeout: 20_000,
+      })
+      .toBe('failed');
+
+    await page.goto(`${base}/admin/orders/${order.id}`);
+    await heading(`Order #${order.order_number}`).waitFor();
+    const row = page.getByTestId('order-email').filter({ hasText: 'nobody@example.com' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('Failed');
+    expect(await row.textContent()).toContain('No such mailbox here');
+    await atBothWidths('32-order-emails-failed');
   });
 
   it('threw no script errors', () => {

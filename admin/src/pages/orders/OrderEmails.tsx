@@ -76,8 +76,11 @@ export function OrderEmails({ orderId, version }: { orderId: string; version: st
                 {list.map((n) => (
                   <tr key={n.id} data-testid="order-email">
                     <td data-label="E-mail">
-                      {kindLabel(n.kind)}
-                      {n.subject ? <div className="hint">{n.subject}</div> : null}
+                      {/* One element per cell: a phone lays each cell out as a label and its value. */}
+                      <div>
+                        {kindLabel(n.kind)}
+                        {n.subject ? <div className="hint">{n.subject}</div> : null}
+                      </div>
                     </td>
                     <td data-label="To" className="break">
                       {n.to}
@@ -89,10 +92,10 @@ export function OrderEmails({ orderId, version }: { orderId: string; version: st
                           label={notificationStatusLabel(n.status)}
                         />
                         {n.attempts > 1 ? <span className="hint"> {n.attempts} attempts</span> : null}
+                        {n.status !== 'sent' && n.last_error ? (
+                          <div className="field-error">{n.last_error}</div>
+                        ) : null}
                       </div>
-                      {n.status !== 'sent' && n.last_error ? (
-                        <div className="field-error">{n.last_error}</div>
-                      ) : null}
                     </td>
                     <td data-label="Sent">{n.sent_at ? formatDateTime(n.sent_at) : '—'}</td>
                     <td className="row-actions">

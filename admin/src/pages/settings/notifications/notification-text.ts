@@ -44,12 +44,12 @@ const KINDS: Record<NotificationKindName, KindText> = {
   },
   new_order: {
     label: 'New order',
-    when: 'To you, when an order is placed.',
+    when: 'When an order is placed: who bought what, and the total.',
     audience: 'store',
   },
   low_stock: {
     label: 'Low stock',
-    when: 'To you, when a product’s stock falls to its low-stock threshold.',
+    when: 'When a product’s stock falls to its low-stock threshold.',
     audience: 'store',
   },
 };
