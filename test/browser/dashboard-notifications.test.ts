@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +7,7 @@ import { type Client, client, createProduct, UNLIMITED } from '../helpers/catalo
 import { createStoreWithKey } from '../helpers/factories.js';
 import { freePort } from '../helpers/processes.js';
 import { type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp-catcher.js';
-import { hasChromium, type LaunchedBrowser, launchBrowser, screenshot } from './chromium.js';
+import { hasChromium, type LaunchedBrowser, launchBrowser, SCREENSHOTS, screenshot } from './chromium.js';
 
 /**
  * Settings → Notifications and an order's e-mails as a merchant meets them (issue 32, item 7),
@@ -94,15 +95,14 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
   async function atBothWidths(name: string) {
     await screenshot(page, `${name}-1280`);
     await page.setViewportSize({ width: 390, height: 844 });
-    // Chromium paints a cross-origin frame (the sandboxed preview) only once it has been on screen.
-    const frame = page.getByTestId('preview-html');
-    if (await frame.count()) {
-      await frame.scrollIntoViewIfNeeded();
-      await page.evaluate(
-        'new Promise((resolve) => requestAnimationFrame(() => { scrollTo(0, 0); resolve(); }))',
-      );
-    }
     await screenshot(page, `${name}-390`);
+    // The sandboxed preview is a frame of another origin (another process), which a full-page capture
+    // leaves blank below the fold: the preview is also photographed on its own, scrolled into view.
+    const preview = page.getByRole('region', { name: 'Preview' });
+    if (await preview.count()) {
+      await preview.scrollIntoViewIfNeeded();
+      await preview.screenshot({ path: path.join(SCREENSHOTS, `${name}-preview-390.png`) });
+    }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
 
@@ -164,6 +164,8 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
       .waitFor();
     await previewFrame().getByRole('heading', { name: 'Thank you, friend' }).waitFor();
     await waitForPreview();
+    // The merchant's HTML runs in a frame with every sandbox restriction: no scripts, its own origin.
+    expect(await page.getByTestId('preview-html').getAttribute('sandbox')).toBe('');
     // The preview sent the unsaved parts only, after the typing paused (not one request per key).
     expect(previews.length).toBeLessThan(6);
     expect(previews.at(-1)).toEqual({
@@ -255,6 +257,48 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
     expect(restored.subject).not.toContain('Thanks for order');
     expect(await field('Subject').inputValue()).toBe(restored.subject);
     expect(await page.getByRole('button', { name: 'Restore default' }).count()).toBe(0);
+  });
+
+  it('keeps a change made meanwhile elsewhere: merges another part, refuses the same part (412)', async () => {
+    const writes: (string | undefined)[] = [];
+    const onRequest = (r: { method(): string; url(): string; headers(): Record<string, string> }) => {
+      if (r.method() === 'PUT' && r.url().endsWith('/templates/order_confirmation'))
+        writes.push(r.headers()['if-match']);
+    };
+    page.on('request', onRequest);
+    // Someone else rewords the text part: the html edited here is saved on top of it.
+    let res = await api.put('/api/v1/notifications/templates/order_confirmation', {
+      text: 'Text from elsewhere',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await field('HTML body').fill('<p>Mine</p>');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Order confirmation was saved.').waitFor();
+    expect(await template('order_confirmation')).toMatchObject({
+      html: '<p>Mine</p>',
+      text: 'Text from elsewhere',
+    });
+    expect(await field('Plain-text body').inputValue()).toBe('Text from elsewhere');
+    expect(writes.length).toBe(2);
+    expect(writes.every((tag) => tag?.startsWith('"') || tag?.startsWith('W/'))).toBe(true);
+
+    // Someone else changes the subject too: this one's subject is refused, nothing saved.
+    res = await api.put('/api/v1/notifications/templates/order_confirmation', {
+      subject: 'Subject from elsewhere',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    await field('Subject').fill('My subject');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Someone else changed this e-mail since you opened it: subject.' })
+      .waitFor();
+    expect((await template('order_confirmation')).subject).toBe('Subject from elsewhere');
+    await page.getByRole('button', { name: 'Reload' }).click();
+    expect(await field('Subject').inputValue()).toBe('Subject from elsewhere');
+    page.off('request', onRequest);
+
+    expect((await api.del('/api/v1/notifications/templates/order_confirmation')).statusCode).toBe(200);
   });
 
   it('lists an order’s e-mails on its page, and Resend adds one', async () => {

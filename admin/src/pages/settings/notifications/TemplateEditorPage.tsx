@@ -146,10 +146,8 @@ function Editor({
     setSaveError(undefined);
     setNotice(undefined);
     try {
-      await versionedRequest('DELETE', path);
-      showLatest(
-        await versionedRequest<{ data: NotificationTemplate }>('GET', path, undefined, { cache: 'no-cache' }),
-      );
+      // The answer is the default template, with its version.
+      showLatest(await versionedRequest<{ data: NotificationTemplate }>('DELETE', path));
       setNotice(`${label} is back to the default wording.`);
     } catch (reason) {
       setSaveError(reason);
