@@ -97,11 +97,12 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, `${name}-390`);
     // The sandboxed preview is a frame of another origin (another process), which a full-page capture
-    // leaves blank below the fold: the preview is also photographed on its own, scrolled into view.
-    const preview = page.getByRole('region', { name: 'Preview' });
-    if (await preview.count()) {
-      await preview.scrollIntoViewIfNeeded();
-      await preview.screenshot({ path: path.join(SCREENSHOTS, `${name}-preview-390.png`) });
+    // leaves blank below the fold: the phone's screen is also photographed with the preview on it.
+    if (await page.getByTestId('preview-html').count()) {
+      await page.evaluate(
+        "document.getElementById('message-preview-title').scrollIntoView({ block: 'start' }); scrollBy(0, -70)",
+      );
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-preview-390.png`) });
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
