@@ -13,7 +13,12 @@ import { discountsRoutes } from './modules/discounts/index.js';
 import { inventoryRoutes } from './modules/inventory/index.js';
 import { localMediaRoot, mediaRoutes } from './modules/media/index.js';
 import { mobileRoutes } from './modules/mobile/index.js';
-import { backInStockRoutes, notificationLogRoutes } from './modules/notifications/index.js';
+import {
+  backInStockRoutes,
+  notificationLogRoutes,
+  notificationResendRoutes,
+  notificationTemplatesRoutes,
+} from './modules/notifications/index.js';
 import { customerOrdersRoutes, ordersRoutes, refundsRoutes } from './modules/orders/index.js';
 import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js';
 import { regionsRoutes } from './modules/regions/index.js';
@@ -77,7 +82,9 @@ export async function registerRoutes(
       await v1.register(paymentsRoutes, { payments });
       await v1.register(regionsRoutes, { regions });
       await v1.register(storeApiRoutes, { stores });
+      await v1.register(notificationResendRoutes, { resender: services.notificationResends });
       await v1.register(notificationLogRoutes, { log: services.notificationLog });
+      await v1.register(notificationTemplatesRoutes, { templates: services.notificationTemplates });
     },
     { prefix: '/api/v1' },
   );

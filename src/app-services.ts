@@ -24,8 +24,12 @@ import {
   type BackInStockService,
   createBackInStockService,
   createNotificationLog,
+  createNotificationResender,
+  createNotificationTemplates,
   endBackInStockSubscriptions,
   type NotificationLog,
+  type NotificationResender,
+  type NotificationTemplates,
   queueNotification,
 } from './modules/notifications/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
@@ -63,10 +67,14 @@ export interface Services {
   payments: PaymentsService;
   /** Zones and tax regions; its `regionsOf` is the pricing path's cached RegionsPort. */
   regions: RegionsService;
+  /** Resends of the e-mail log's messages (the worker sends them). */
+  notificationResends: NotificationResender;
   /** The log of the store's e-mails (GET /api/v1/notifications). */
   notificationLog: NotificationLog;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** The e-mail templates of contract §13 (their API; the worker renders with the same module's composer). */
+  notificationTemplates: NotificationTemplates;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -169,6 +177,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     from: config.mailFrom,
     logger: deps.logger,
     production: config.production,
+    timeoutMs: config.mailTimeoutMs,
   });
   server.addHook('onClose', () => mailer.close());
   const accounts = createCustomerAccountsService({
@@ -208,12 +217,20 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     analytics,
     wishlist: createWishlistService({ db, products, stores }),
     mobile: createMobileService(db),
+    notificationResends: createNotificationResender(db),
     notificationLog: createNotificationLog(db),
     // Limited as code requests are, by the same limiter.
     backInStock: createBackInStockService({
       db,
       catalog: products,
       limiter: createRequestLimiter(deps.rateLimitStore),
+    }),
+    notificationTemplates: createNotificationTemplates({
+      db,
+      publicUrl: config.publicUrl,
+      stores,
+      orders,
+      products,
     }),
     webhooks: createWebhooksService({
       db,

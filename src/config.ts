@@ -19,6 +19,13 @@ export interface Config {
   smtpUrl: string | undefined;
   /** Sender of outgoing e-mail: MAIL_FROM, else `Emporium <no-reply@PUBLIC_URL's host name>`. */
   mailFrom: string;
+  /**
+   * MAIL_RETRY_SCHEDULE (seconds, fractions allowed): the delays before a notification's 2nd, 3rd…
+   * attempts after a network error or an SMTP 4xx answer (± 10 %); ms here. Contract §13's default.
+   */
+  mailRetryScheduleMs: number[];
+  /** MAIL_TIMEOUT_MS: the SMTP connection, greeting and inactivity time-out of outgoing e-mail. */
+  mailTimeoutMs: number;
   appSecret: string | undefined;
   rateLimitPerMinute: number;
   webhookRetrySchedule: number[];
@@ -292,6 +299,17 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     }
     return Number(s);
   });
+  const mailSchedule = value(env, 'MAIL_RETRY_SCHEDULE') ?? '60,300,1800,7200,43200';
+  const mailRetryScheduleMs = mailSchedule.split(',').map((part) => {
+    const s = part.trim();
+    if (!/^\d+(\.\d+)?$/.test(s)) {
+      throw new ConfigError(
+        'MAIL_RETRY_SCHEDULE',
+        `must be comma-separated seconds such as 60,300,1800, got "${mailSchedule}"`,
+      );
+    }
+    return Math.round(Number(s) * 1000);
+  });
   const logLevel = value(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
@@ -346,6 +364,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: mailbox(env, 'MAIL_FROM') ?? `Emporium <no-reply@${new URL(publicUrl).hostname}>`,
+    mailRetryScheduleMs,
+    mailTimeoutMs: integer(env, 'MAIL_TIMEOUT_MS', 10_000, 100, 600_000),
     appSecret,
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 100, 1, 1_000_000_000),
     webhookRetrySchedule,

@@ -15,7 +15,13 @@ import {
   pushNotificationJobs,
   queueOrderPush,
 } from './modules/mobile/index.js';
-import { endBackInStockSubscriptions, queueNotification } from './modules/notifications/index.js';
+import {
+  createNotificationComposer,
+  endBackInStockSubscriptions,
+  notificationJobs,
+  notificationLogRetention,
+  queueNotification,
+} from './modules/notifications/index.js';
 import { createOrdersService } from './modules/orders/index.js';
 import { createStripeAccounts, paymentHoldExpiryJobs } from './modules/payments/index.js';
 import { readStoreRegions } from './modules/regions/index.js';
@@ -50,10 +56,11 @@ export async function pruneExpiredRows(db: Db, options: { batchSize?: number; si
 }
 
 /**
- * The orders service as the worker needs it (releasing and settling orders whose card payment is
- * awaited): the same composition as the app's, without what only requests use (image re-hosting).
+ * The orders and products services as the worker needs them (releasing and settling orders whose
+ * card payment is awaited, reading what an e-mail shows): the same composition as the app's,
+ * without what only requests use (image re-hosting).
  */
-function workerOrders(db: Db, stores: StoresService) {
+function workerServices(db: Db, stores: StoresService) {
   // A released hold puts stock back: back-in-stock sign-ups end with it, as in the app.
   const inventory = createInventoryService(db, undefined, {
     mailLowStock: queueNotification,
@@ -79,7 +86,7 @@ function workerOrders(db: Db, stores: StoresService) {
       existingCategoryIds: (storeId, ids) => categories.existingIds(storeId, ids),
     },
   });
-  return createOrdersService({
+  const orders = createOrdersService({
     db,
     stores,
     products,
@@ -93,6 +100,7 @@ function workerOrders(db: Db, stores: StoresService) {
     // The worker settles or releases holds; it never refunds.
     refundGateways: [],
   });
+  return { orders, products };
 }
 
 export interface BackgroundWorker {
@@ -101,7 +109,7 @@ export interface BackgroundWorker {
 }
 
 /**
- * The background worker (webhook deliveries, push notifications, pruning of expired rows), inside
+ * The background worker (webhook deliveries, e-mail, push notifications, pruning of expired rows), inside
  * `emporium serve` or alone as `emporium worker`. Several may run against one database: they claim
  * work, and take rows to prune, with SKIP LOCKED.
  */
@@ -128,8 +136,10 @@ export function startBackgroundWorker(input: {
     from: config.mailFrom,
     logger,
     production: config.production,
+    timeoutMs: config.mailTimeoutMs,
   });
   const stores = createStoresService(input.db, logger);
+  const { orders, products } = workerServices(input.db, stores);
   const runner = createJobRunner({ pool: input.pool, logger, registry: input.metrics?.registry });
   runner.add(
     webhookDeliveryJobs({
@@ -168,12 +178,31 @@ export function startBackgroundWorker(input: {
     paymentHoldExpiryJobs({
       db: input.db,
       accounts: createStripeAccounts({ appSecret: appSecretOf(config), api: config.stripe }),
-      orders: workerOrders(input.db, stores),
+      orders,
       logger,
       stripeTimeoutMs: config.stripe.timeoutMs,
     }),
   );
+  // The stores' e-mails: composed from their templates now, sent through SMTP_URL (else logged).
+  runner.add(
+    notificationJobs({
+      db: input.db,
+      composer: createNotificationComposer({
+        db: input.db,
+        publicUrl: config.publicUrl,
+        stores,
+        orders,
+        products,
+      }),
+      mailer,
+      logger,
+      retryScheduleMs: config.mailRetryScheduleMs,
+      // Past the mailer's time-outs (connection, greeting, an answer) and a compose.
+      leaseMs: 2 * config.mailTimeoutMs + 10_000,
+    }),
+  );
   runner.every(webhookLogRetention(input.db, logger));
+  runner.every(notificationLogRetention(input.db, logger));
   runner.every(pushLogRetention(input.db, logger));
   runner.every(
     cartExpiryTask(input.db, logger, { everyMs: input.cartExpiry?.everyMs, batchSize: PRUNE_BATCH }),
@@ -193,7 +222,7 @@ export function startBackgroundWorker(input: {
   });
   runner.start();
   logger.info(
-    `background worker started (webhook deliveries, push notifications via ${pushProvider.name}, payment holds)`,
+    `background worker started (webhook deliveries, e-mail ${config.smtpUrl ? 'via SMTP' : 'to the log'}, push notifications via ${pushProvider.name}, payment holds)`,
   );
   return {
     async stop() {

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { simpleParser } from 'mailparser';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type SmtpCatcher, startSmtpCatcher } from '../../test/helpers/smtp-catcher.js';
@@ -139,6 +140,94 @@ describe('createMailer with an SMTP URL', () => {
       MailError,
     );
     expect(smtp.messages).toHaveLength(0);
+  });
+});
+
+describe("a store's message", () => {
+  const storeMessage = {
+    to: 'buyer@example.com',
+    fromName: 'Café "Acme", Inc.\r\nBcc: victim@example.com',
+    replyTo: 'owner@acme.example',
+    messageKey: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+    subject: 'Order #1001 confirmed — Acme',
+    html: '<table><tr><td>Thanks for your order <b>#1001</b></td></tr></table>',
+    text: 'Thanks for your order #1001',
+  };
+
+  it('carries the store in From (MAIL_FROM its address), Reply-To, the given Message-ID, both parts', async () => {
+    const smtp = await catcher();
+    const mail = mailer({
+      smtpUrl: smtp.url,
+      from: 'Emporium <no-reply@shop.example.com>',
+      logger: memoryLogger().logger,
+    });
+
+    const sent = await mail.send(storeMessage);
+
+    expect(sent).toEqual({ messageId: `<${storeMessage.messageKey}@shop.example.com>`, logged: false });
+    const raw = (await smtp.waitFor()).raw;
+    const parsed = await simpleParser(raw);
+    expect(parsed.from?.value).toEqual([
+      { name: 'Café "Acme", Inc. Bcc: victim@example.com', address: 'no-reply@shop.example.com' },
+    ]);
+    expect(parsed.replyTo?.value).toEqual([{ name: '', address: 'owner@acme.example' }]);
+    expect(parsed.messageId).toBe(sent.messageId);
+    expect(parsed.subject).toBe(storeMessage.subject);
+    expect(parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/alternative' });
+    expect(parsed.html).toBe(storeMessage.html);
+    expect(parsed.text?.trim()).toBe(storeMessage.text);
+    // the name cannot add a header: no Bcc, and nothing says which software sent it
+    expect(parsed.headers.has('bcc')).toBe(false);
+    expect(raw).not.toMatch(/^(x-mailer|bcc):/im);
+    expect(smtp.messages[0]?.envelope.to).toEqual(['buyer@example.com']);
+  });
+
+  it('keeps the Message-ID across sends of the same message, and a new one without a key', async () => {
+    const smtp = await catcher();
+    const mail = mailer({
+      smtpUrl: smtp.url,
+      from: 'no-reply@shop.example.com',
+      logger: memoryLogger().logger,
+    });
+    const first = await mail.send(storeMessage);
+    const again = await mail.send(storeMessage);
+    const plain = await mail.send({ to: 'a@example.com', subject: 'Hi', text: 'Hi' });
+    expect(again.messageId).toBe(first.messageId);
+    expect(plain.messageId).toMatch(/^<[0-9a-f-]{36}@shop\.example\.com>$/);
+    const ids = await Promise.all(smtp.messages.map(async (m) => (await simpleParser(m.raw)).messageId));
+    expect(ids).toEqual([first.messageId, first.messageId, plain.messageId]);
+  });
+
+  it.each([
+    [451, 'Try again later'],
+    [550, 'No such mailbox'],
+  ])('a %i answer to the data rejects with that reply code', async (code, text) => {
+    const smtp = await catcher({ fault: () => ({ code, message: text }) });
+    const mail = mailer({ smtpUrl: smtp.url, from: 'no-reply@localhost', logger: memoryLogger().logger });
+    const error = await mail.send(storeMessage).catch((e) => e);
+    expect(error).toBeInstanceOf(MailError);
+    expect(error.responseCode).toBe(code);
+    expect(error.message).toContain(text);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.messages).toHaveLength(0);
+  });
+
+  it('without an SMTP URL, logs From, Reply-To and Message-ID with the parts, and says it was logged', async () => {
+    const { logger, records } = memoryLogger();
+    const mail = mailer({ smtpUrl: undefined, from: 'Emporium <no-reply@localhost>', logger });
+    const sent = await mail.send({ ...storeMessage, fromName: 'Acme' });
+    expect(sent).toEqual({ messageId: `<${storeMessage.messageKey}@localhost>`, logged: true });
+    expect(records()[0]).toMatchObject({
+      mail: {
+        from: '"Acme" <no-reply@localhost>',
+        to: storeMessage.to,
+        replyTo: storeMessage.replyTo,
+        messageId: sent.messageId,
+        subject: storeMessage.subject,
+        text: storeMessage.text,
+        html: storeMessage.html,
+      },
+    });
   });
 });
 

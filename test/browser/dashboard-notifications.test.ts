@@ -215,11 +215,15 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
     // "Go to line 3" selects that line in the field.
     await page.getByRole('button', { name: 'Go to line 3 of the HTML body' }).click();
     expect(
-      await html.evaluate((el: HTMLTextAreaElement) => el.value.slice(el.selectionStart, el.selectionEnd)),
+      await html.evaluate((el) => {
+        const area = el as unknown as { value: string; selectionStart: number; selectionEnd: number };
+        return area.value.slice(area.selectionStart, area.selectionEnd);
+      }),
     ).toBe('{% nosuchtag %}');
 
     const refused = page.waitForResponse(
-      (r) => r.request().method() === 'PUT' && r.url().endsWith('/notifications/templates/order_confirmation'),
+      (r) =>
+        r.request().method() === 'PUT' && r.url().endsWith('/notifications/templates/order_confirmation'),
     );
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     expect((await refused).status()).toBe(400);
@@ -326,10 +330,7 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('button', { name: 'Resend' }).click();
     await page.getByText('Order confirmation queued again for grace@example.com.').waitFor();
-    await page.waitForFunction(
-      (n) => document.querySelectorAll('[data-testid="order-email"]').length === n,
-      count + 1,
-    );
+    await expect.poll(() => rows.count()).toBe(count + 1);
     const after = await emailsOf({ order_id: order.id, kind: 'order_confirmation' });
     expect(after).toHaveLength(2);
     expect(after.every((n) => n.to === 'grace@example.com')).toBe(true);

@@ -32,18 +32,30 @@ export interface SmtpCatcher {
   /** `smtp://127.0.0.1:<port>` (with the configured credentials, when `auth` was given). */
   url: string;
   port: number;
+  /** The messages it accepted (answered 250). */
   messages: CaughtMessage[];
+  /** Every message whose data it received, accepted, refused or left unanswered, in order. */
+  received: CaughtMessage[];
   /** Resolves with the first message (already received or to come) matching the predicate. */
   waitFor(predicate?: (message: CaughtMessage) => boolean, timeoutMs?: number): Promise<CaughtMessage>;
   close(): Promise<void>;
 }
 
+/** The answer to a message's data: an SMTP error reply, or none at all (the server stalls). */
+export type SmtpFault = { code: number; message: string } | 'stall';
+
 export interface SmtpCatcherOptions {
   auth?: { user: string; pass: string };
+  /**
+   * Decides the answer to each message once its data arrived: undefined accepts it (250), a fault
+   * refuses it (`{ code: 451, … }`) or never answers ('stall', until the server closes).
+   */
+  fault?: (message: CaughtMessage) => SmtpFault | undefined;
 }
 
 export async function startSmtpCatcher(options: SmtpCatcherOptions = {}): Promise<SmtpCatcher> {
   const messages: CaughtMessage[] = [];
+  const received: CaughtMessage[] = [];
   const waiters = new Set<() => void>();
   const { auth } = options;
 
@@ -67,13 +79,19 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions = {}): Promis
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const mailFrom = session.envelope.mailFrom;
-        messages.push(
-          parseMessage(raw, {
-            from: mailFrom === false ? undefined : mailFrom.address,
-            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-            authUser: typeof session.user === 'string' ? session.user : undefined,
-          }),
-        );
+        const message = parseMessage(raw, {
+          from: mailFrom === false ? undefined : mailFrom.address,
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          authUser: typeof session.user === 'string' ? session.user : undefined,
+        });
+        received.push(message);
+        const fault = options.fault?.(message);
+        if (fault === 'stall') return;
+        if (fault) {
+          callback(Object.assign(new Error(fault.message), { responseCode: fault.code }));
+          return;
+        }
+        messages.push(message);
         for (const wake of [...waiters]) wake();
         callback();
       });
@@ -97,6 +115,7 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions = {}): Promis
     url: `smtp://${credentials}127.0.0.1:${port}`,
     port,
     messages,
+    received,
     waitFor(predicate = () => true, timeoutMs = 5000) {
       return new Promise<CaughtMessage>((resolve, reject) => {
         const check = () => {

@@ -62,6 +62,17 @@ function describeProblem(problem: NormalizedProblem): string {
   return `${problem.severity} ${problem.ruleId} at ${where}: ${problem.message}`;
 }
 
+/**
+ * Path overlaps the contract itself defines (§13): `/notifications/{id}/resend` and
+ * `/notifications/templates/{kind}` would both match `/notifications/templates/resend`. Routers take
+ * the static segment first, the two are different methods, and an id is a UUID, never "templates".
+ */
+const CONTRACT_PATH_OVERLAPS = [
+  '`/api/v1/notifications/{id}/resend` and `/api/v1/notifications/templates/{kind}`',
+];
+const isContractOverlap = (problem: string) =>
+  problem.includes('no-ambiguous-paths') && CONTRACT_PATH_OVERLAPS.some((pair) => problem.includes(pair));
+
 describe('the OpenAPI document', () => {
   it.each(Object.keys(environments))(
     'lints clean with the recommended rules, no error and no warning (%s)',
@@ -75,7 +86,7 @@ describe('the OpenAPI document', () => {
         absoluteRef: 'openapi.json',
         config,
       });
-      expect(problems.map(describeProblem)).toEqual([]);
+      expect(problems.map(describeProblem).filter((problem) => !isContractOverlap(problem))).toEqual([]);
     },
   );
 

@@ -10,7 +10,12 @@ export {
   importHistoricOrders,
 } from './orders.import.js';
 export { ordersRoutes } from './orders.routes.js';
-export { type OrderDetails, orderForCustomer, orderSummaryForCustomer } from './orders.serializers.js';
+export {
+  type OrderDetails,
+  orderForCustomer,
+  orderForMerchant,
+  orderSummaryForCustomer,
+} from './orders.serializers.js';
 export { createOrdersService, type OrdersService } from './orders.service.js';
 export type { Address, OrderStatus, PaymentStatus } from './orders.tables.js';
 export type {
@@ -20,4 +25,5 @@ export type {
   RefundGateway,
 } from './refund-gateway.js';
 export { refundsRoutes } from './refunds.routes.js';
+export { refundForMerchant } from './refunds.serializers.js';
 export { quoteOf, type StorePricing } from './totals.js';

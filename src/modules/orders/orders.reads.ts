@@ -34,6 +34,12 @@ export function createOrderReads(db: Db) {
 
     hasOrders: (storeId: string) => repo.hasOrders(db, storeId),
 
+    /** The store's most recent order with its lines and fulfillments (previews of e-mails), if any. */
+    async latest(storeId: string) {
+      const order = await repo.findLatestOrder(db, storeId);
+      return order ? details(db, order) : undefined;
+    },
+
     async listForCustomer(storeId: string, customerId: string, page: PageRequest) {
       return repo.listOrders(db, storeId, { customerId }, { offset: offsetOf(page), limit: page.limit });
     },

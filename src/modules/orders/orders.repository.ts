@@ -126,6 +126,17 @@ export function findOrder(db: Executor, storeId: string, id: string, options: { 
   return query.executeTakeFirst();
 }
 
+/** The store's order with the highest number (its latest), if it has any. */
+export function findLatestOrder(db: Executor, storeId: string) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('store_id', '=', storeId)
+    .orderBy('order_number', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export function findOrderByNumber(db: Executor, storeId: string, orderNumber: number, customerId?: string) {
   let query = db
     .selectFrom('orders')

@@ -1,4 +1,5 @@
 import type { Insertable, Updateable } from 'kysely';
+import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { isUuid } from '../../platform/ids.js';
 import type { StoresTable } from './stores.tables.js';
@@ -54,6 +55,24 @@ export async function grantStoreAccess(db: Executor, storeId: string, adminUserI
 
 export async function updateStore(db: Executor, storeId: string, patch: Updateable<StoresTable>) {
   await db.updateTable('stores').set(patch).where('id', '=', storeId).execute();
+}
+
+/**
+ * The e-mail of the store's owner (the earliest owner; a store without one: its earliest admin), or
+ * undefined: who stands in for a missing contact e-mail (the queue's recipient rule, §13).
+ */
+export async function ownerEmail(db: Executor, storeId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('admin_users as u')
+    .innerJoin('admin_user_stores as s', 's.admin_user_id', 'u.id')
+    .select('u.email')
+    .where('s.store_id', '=', storeId)
+    .orderBy(sql`s.role = 'owner'`, 'desc')
+    .orderBy('u.created_at')
+    .orderBy('u.id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.email;
 }
 
 export async function adminEmails(db: Executor, storeId: string): Promise<string[]> {

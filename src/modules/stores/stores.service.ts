@@ -272,6 +272,9 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
     /** Where notices for a store's merchants go (a webhook disabled, …). */
     adminEmails: (storeId: string) => stores.adminEmails(db, storeId),
 
+    /** Who stands in for a missing contact e-mail: the store's owner (else its first admin). */
+    ownerEmail: (storeId: string) => stores.ownerEmail(db, storeId),
+
     /** Saves the app config if If-Match names the stored one (compared under the store's lock). */
     async saveAppConfig(storeId: string, appConfig: Record<string, unknown>, ifMatch?: IfMatch) {
       await inTransaction(db, async (tx) => {
