@@ -755,6 +755,28 @@ export interface paths {
     patch: operations['updateStore'];
     trace?: never;
   };
+  '/api/v1/notifications/{id}/resend': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send an e-mail of the log again
+     * @description Queues a new message with the same kind, recipient, order and records (`resend_of` names the original), rendered and sent by the worker like any other, with a Message-ID of its own. Answers the new log record, `pending`.
+     *
+     *     Requires the `settings:write` scope.
+     */
+    post: operations['resendNotification'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/notifications': {
     parameters: {
       query?: never;
@@ -865,28 +887,6 @@ export interface paths {
      *     Requires the `settings:write` scope.
      */
     post: operations['sendTestNotification'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v1/notifications/{id}/resend': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Send an e-mail of the log again
-     * @description Queues a new message with the same kind, recipient, order and records (`resend_of` names the original), rendered and sent by the worker like any other, with a Message-ID of its own. Answers the new log record, `pending`.
-     *
-     *     Requires the `settings:write` scope.
-     */
-    post: operations['resendNotification'];
     delete?: never;
     options?: never;
     head?: never;
@@ -11587,6 +11587,202 @@ export interface operations {
       };
     };
   };
+  resendNotification: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              id: string;
+              /**
+               * @description order_confirmation, shipping_confirmation, order_cancelled, refund_issued and back_in_stock go to the buyer; new_order and low_stock to the store
+               * @enum {string}
+               */
+              kind:
+                | 'order_confirmation'
+                | 'shipping_confirmation'
+                | 'order_cancelled'
+                | 'refund_issued'
+                | 'back_in_stock'
+                | 'new_order'
+                | 'low_stock';
+              to: string;
+              subject: string | null;
+              /** @enum {string} */
+              status: 'pending' | 'sent' | 'failed';
+              attempts: number;
+              last_error: string | null;
+              order_id: string | null;
+              /** Format: date-time */
+              created_at: string;
+              sent_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `not_found`: no such resource in this store (or no such store) */
+      404: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Requests allowed per window (a minute) for this API key */
+          'X-RateLimit-Limit'?: number;
+          /** @description Requests left in the current window */
+          'X-RateLimit-Remaining'?: number;
+          /** @description Whole seconds until the window resets */
+          'X-RateLimit-Reset'?: number;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   listNotifications: {
     parameters: {
       query?: {
@@ -12692,202 +12888,6 @@ export interface operations {
         };
       };
     };
-    responses: {
-      /** @description Default Response */
-      202: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              id: string;
-              /**
-               * @description order_confirmation, shipping_confirmation, order_cancelled, refund_issued and back_in_stock go to the buyer; new_order and low_stock to the store
-               * @enum {string}
-               */
-              kind:
-                | 'order_confirmation'
-                | 'shipping_confirmation'
-                | 'order_cancelled'
-                | 'refund_issued'
-                | 'back_in_stock'
-                | 'new_order'
-                | 'low_stock';
-              to: string;
-              subject: string | null;
-              /** @enum {string} */
-              status: 'pending' | 'sent' | 'failed';
-              attempts: number;
-              last_error: string | null;
-              order_id: string | null;
-              /** Format: date-time */
-              created_at: string;
-              sent_at: string | null;
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: no such resource in this store (or no such store) */
-      404: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  resendNotification: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
     responses: {
       /** @description Default Response */
       202: {
