@@ -13,6 +13,8 @@ import { OrdersPage } from './pages/orders/OrdersPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
 import { ProductEditPage } from './pages/products/ProductEditPage';
 import { ProductsPage } from './pages/products/ProductsPage';
+import { NotificationsPage } from './pages/settings/notifications/NotificationsPage';
+import { TemplateEditorPage } from './pages/settings/notifications/TemplateEditorPage';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { ShippingPage } from './pages/settings/shipping/ShippingPage';
 import { TaxesPage } from './pages/settings/taxes/TaxesPage';
@@ -57,6 +59,8 @@ const ROUTES: { pattern: string; render: (params: Record<string, string>) => Rea
   { pattern: '/settings', render: () => <SettingsPage /> },
   { pattern: '/settings/shipping', render: () => <ShippingPage /> },
   { pattern: '/settings/taxes', render: () => <TaxesPage /> },
+  { pattern: '/settings/notifications', render: () => <NotificationsPage /> },
+  { pattern: '/settings/notifications/:kind', render: (p) => <TemplateEditorPage kind={p.kind as string} /> },
 ];
 
 function Routes() {

@@ -132,3 +132,19 @@ export type CountryWithSubdivisions = Data<paths['/api/admin/countries/{code}'][
 export type ShippingZone = Schemas['ShippingZone'];
 export type ShippingRate = ShippingZone['rates'][number];
 export type TaxRegion = Schemas['TaxRegion'];
+
+/** E-mails to buyers and to the store (contract §13): templates per kind, previews, and the log. */
+export type NotificationTemplate = Data<paths['/api/v1/notifications/templates/{kind}']['get']>;
+export type NotificationKind = NotificationTemplate['kind'];
+export type RenderedMessage = Data<paths['/api/v1/notifications/templates/{kind}/preview']['post']>;
+export type NotificationRecord = Data<paths['/api/v1/notifications']['get']>[number];
+/** The kinds, in the contract's order (five to the buyer, then two to the store). */
+export const NOTIFICATION_KINDS = everyOf<NotificationKind>()([
+  'order_confirmation',
+  'shipping_confirmation',
+  'order_cancelled',
+  'refund_issued',
+  'back_in_stock',
+  'new_order',
+  'low_stock',
+]);

@@ -9,6 +9,7 @@ import { Link } from '../../lib/router';
 import { EditItemsModal } from './EditItemsModal';
 import { NotesCard } from './NotesCard';
 import { CancelModal, FulfilModal, MarkPaidModal } from './OrderActions';
+import { OrderEmails } from './OrderEmails';
 import { OrderTotals } from './OrderTotals';
 import { RefundModal, RefundsCard, refundableMinor } from './Refunds';
 import { Timeline } from './Timeline';
@@ -159,6 +160,7 @@ export function OrderDetailPage({ id }: { id: string }) {
           <Card title="History">
             <Timeline order={o} />
           </Card>
+          <OrderEmails orderId={o.id} version={o.updated_at} />
         </div>
         <div className="stack-lg">
           <Card title="Customer">

@@ -4,6 +4,7 @@ const SECTIONS = [
   { to: '/settings', label: 'General' },
   { to: '/settings/shipping', label: 'Shipping' },
   { to: '/settings/taxes', label: 'Taxes' },
+  { to: '/settings/notifications', label: 'Notifications' },
 ];
 
 /**
