@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -11,16 +10,13 @@ import {
   type Env,
   embeddedDatabaseUrl,
   killLeftovers,
-  type LogLine,
   makeDataDir,
-  processEnv,
-  ROOT,
   runCliJson,
-  type ServerExit,
   ServerProcess,
   sleep,
 } from '../helpers/processes.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
+import { WorkerProcess } from '../helpers/worker-process.js';
 
 /**
  * Webhook delivery across real process failures: `emporium worker` processes killed with -9, run two
@@ -32,105 +28,12 @@ import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-r
 const mode = inject('databaseMode');
 /** The worker's default number of deliveries in flight (webhookDeliveryJobs's `concurrency`). */
 const CONCURRENCY = 64;
-const WORKER_STARTED = 'background worker started';
 
 let dataDir: string;
 let env: Env;
 let testDatabase: TestDatabase | undefined;
 let server: ServerProcess;
 let database: DatabaseHandle;
-
-// ── `emporium worker` processes ─────────────────────────────────────────────────────────────────
-
-const workers = new Set<WorkerProcess>();
-
-/** A running `emporium worker`, launched as processes.ts launches `emporium` (node --import tsx). */
-class WorkerProcess {
-  stdout = '';
-  stderr = '';
-  readonly exited: Promise<ServerExit>;
-  private exit: ServerExit | undefined;
-
-  private constructor(readonly child: ChildProcess) {
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stdout += chunk;
-    });
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      this.stderr += chunk;
-    });
-    this.exited = new Promise((resolve) => {
-      child.on('close', (code, signal) => {
-        this.exit = { code, signal };
-        workers.delete(this);
-        resolve(this.exit);
-      });
-    });
-  }
-
-  get pid(): number {
-    return this.child.pid as number;
-  }
-
-  /** Spawns `emporium worker` and waits until it says it started. */
-  static async start(extra: Env = {}): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
-      cwd: ROOT,
-      env: processEnv({ LOG_LEVEL: 'info', ...env, ...extra }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const worker = new WorkerProcess(child);
-    workers.add(worker);
-    await worker.waitForLog((line) => line.msg.startsWith(WORKER_STARTED));
-    return worker;
-  }
-
-  logLines(): LogLine[] {
-    return this.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine);
-  }
-
-  async waitForLog(match: (line: LogLine) => boolean, timeoutMs = 60_000): Promise<LogLine> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const found = this.logLines().find(match);
-      if (found) return found;
-      if (this.exit)
-        throw new Error(`emporium worker exited (${this.exit.code ?? this.exit.signal})\n${this.output()}`);
-      await sleep(25);
-    }
-    throw new Error(`timed out waiting for a worker log line\n${this.output()}`);
-  }
-
-  output(): string {
-    return `${this.stderr}${this.stdout}`.slice(-4000);
-  }
-
-  /** kill -9. */
-  kill(): Promise<ServerExit> {
-    this.child.kill('SIGKILL');
-    return this.exited;
-  }
-
-  /** SIGTERM, then the exit (SIGKILL and an error after `timeoutMs`). */
-  async stop(timeoutMs = 40_000): Promise<ServerExit> {
-    this.child.kill('SIGTERM');
-    const result = await Promise.race([this.exited, sleep(timeoutMs).then(() => undefined)]);
-    if (!result) {
-      await this.kill();
-      throw new Error(`emporium worker did not exit within ${timeoutMs} ms of SIGTERM\n${this.output()}`);
-    }
-    return result;
-  }
-
-  /** Errors and warnings it logged. */
-  problems(): string[] {
-    return this.logLines()
-      .filter((line) => line.level === 'error' || line.level === 'warn' || Number(line.level) >= 40)
-      .map((line) => line.msg);
-  }
-}
 
 /** User + system CPU time of a process so far, in ms (Linux /proc, 100 clock ticks a second). */
 function cpuMsOf(pid: number): number {
@@ -169,7 +72,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([...workers].map((worker) => worker.kill()));
+  await Promise.all([...WorkerProcess.running].map((worker) => worker.kill()));
   await database?.close();
   if (server) await server.stop().catch(() => server.kill());
   await killLeftovers();
@@ -302,7 +205,7 @@ describe('webhook delivery on real worker processes', () => {
       await recordEvents(storeId, EVENTS);
 
       // A short time-out makes the lease (time-out + 30 s) that the second worker waits out short.
-      const first = await WorkerProcess.start({ WEBHOOK_TIMEOUT_MS: '1000' });
+      const first = await WorkerProcess.start({ ...env, WEBHOOK_TIMEOUT_MS: '1000' });
       await receiver.waitFor(() => receiver.received.length >= EVENTS / 2, 60_000);
       expect(await first.kill()).toEqual({ code: null, signal: 'SIGKILL' });
       const atKill = tally(receiver);
@@ -310,7 +213,7 @@ describe('webhook delivery on real worker processes', () => {
       const leasedAtKill = state.leased;
 
       const killedAt = Date.now();
-      const second = await WorkerProcess.start({ WEBHOOK_TIMEOUT_MS: '1000' });
+      const second = await WorkerProcess.start({ ...env, WEBHOOK_TIMEOUT_MS: '1000' });
       // Once only the dead worker's leased deliveries are left, the new worker sleeps until the
       // leases end rather than asking the database again and again.
       await waitFor(async () => {
@@ -371,7 +274,7 @@ describe('webhook delivery on real worker processes', () => {
     let pair: WorkerProcess[] = [];
     try {
       const { storeId, key, webhookId } = await storeWithWebhook('pair', receiver);
-      pair = await Promise.all([WorkerProcess.start(), WorkerProcess.start()]);
+      pair = await Promise.all([WorkerProcess.start(env), WorkerProcess.start(env)]);
       // Which worker sent what: the receiver sees the sender's port, each worker holds its sockets.
       const portOwner = new Map<number, number>();
       let recordMs = 0;
@@ -444,7 +347,7 @@ describe('webhook delivery on real worker processes', () => {
     try {
       const { storeId, webhookId } = await storeWithWebhook('sigterm', receiver);
       await recordEvents(storeId, EVENTS);
-      const worker = await WorkerProcess.start();
+      const worker = await WorkerProcess.start(env);
       await receiver.waitFor(() => receiver.received.length >= 16, 30_000);
       const stopping = worker.stop();
       const exit = await stopping;
@@ -462,7 +365,7 @@ describe('webhook delivery on real worker processes', () => {
       expect(state.leased).toBe(0);
 
       // A new worker takes the rest at once (no lease to wait out) and sends nothing twice.
-      const next = await WorkerProcess.start();
+      const next = await WorkerProcess.start(env);
       const restartedAt = Date.now();
       await drained(webhookId, EVENTS, 60_000);
       const drainMs = Date.now() - restartedAt;
