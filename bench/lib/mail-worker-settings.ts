@@ -1,0 +1,31 @@
+import type { App } from '../../src/app.js';
+import {
+  createNotificationComposer,
+  type NotificationComposer,
+} from '../../src/modules/notifications/index.js';
+import type { openDatabase } from '../../src/platform/db/database.js';
+
+/**
+ * What the mail scenario's baseline copies from the worker's send path, and the composer as the
+ * worker builds it (src/worker.ts), here in the bench process for the render timing.
+ */
+export const WORKER_MAIL = {
+  /** The notification job's `concurrency`: messages claimed and in flight at once. */
+  concurrency: 16,
+  /** The mailer's nodemailer SMTP transport options (src/platform/mail.ts), the URL aside. */
+  transport: { pool: true, maxConnections: 3 } as Record<string, unknown>,
+  transportShort: 'pool of 3 connections',
+  describe: 'notification job concurrency 16, mailer pool of 3 SMTP connections',
+  /** Environment a developer may have set that would change the worker's sending. */
+  unsetEnv: ['SMTP_URL', 'MAIL_FROM'] as readonly string[],
+};
+
+export function composerFor(app: App, handle: ReturnType<typeof openDatabase>): NotificationComposer {
+  return createNotificationComposer({
+    db: handle.db,
+    publicUrl: app.config.publicUrl,
+    stores: app.services.stores,
+    orders: app.services.orders,
+    products: app.services.products,
+  });
+}
