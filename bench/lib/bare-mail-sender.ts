@@ -57,6 +57,8 @@ async function main() {
             text: message.text,
             html: message.html,
             messageId: `<bare-${input.runTag}-${n}@bench.example>`,
+            // as the worker's mailer (src/platform/mail.ts)
+            xMailer: false,
           });
           sent++;
         } catch (error) {

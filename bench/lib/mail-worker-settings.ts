@@ -11,11 +11,11 @@ import type { openDatabase } from '../../src/platform/db/database.js';
  */
 export const WORKER_MAIL = {
   /** The notification job's `concurrency`: messages claimed and in flight at once. */
-  concurrency: 16,
-  /** The mailer's nodemailer SMTP transport options (src/platform/mail.ts), the URL aside. */
-  transport: { pool: true, maxConnections: 3 } as Record<string, unknown>,
-  transportShort: 'pool of 3 connections',
-  describe: 'notification job concurrency 16, mailer pool of 3 SMTP connections',
+  concurrency: 32,
+  /** The mailer's nodemailer SMTP transport options (src/platform/mail.ts), the URL and time-outs aside. */
+  transport: { pool: true, maxConnections: 8, maxMessages: 1000 } as Record<string, unknown>,
+  transportShort: 'pool of 8 connections, 1,000 messages each',
+  describe: 'notification job concurrency 32 (its default), mailer pool of 8 SMTP connections (its default)',
   /** Environment a developer may have set that would change the worker's sending. */
   unsetEnv: ['SMTP_URL', 'MAIL_FROM'] as readonly string[],
 };
