@@ -393,7 +393,7 @@ export const scenario: Scenario = {
         );
       }
 
-      const cases = [
+      const allCases = [
         { key: 'hot', label: 'hot product', productsOf: (s: StoreSetup) => [s.hot], regions: false },
         {
           key: 'spread',
@@ -416,6 +416,15 @@ export const scenario: Scenario = {
           regions: false,
         },
       ] as const;
+      // BENCH_CHECKOUT_CASES=hot,quiet measures some cases only (e.g. the cost of the order e-mails).
+      const wantedCases = process.env.BENCH_CHECKOUT_CASES?.split(',').map((k) => k.trim());
+      const unknownCases = wantedCases?.filter((k) => !allCases.some((c) => c.key === k)) ?? [];
+      if (unknownCases.length) {
+        throw new Error(
+          `BENCH_CHECKOUT_CASES: unknown ${unknownCases.join(', ')}; cases: ${allCases.map((c) => c.key).join(', ')}`,
+        );
+      }
+      const cases = allCases.filter((c) => !wantedCases || wantedCases.includes(c.key));
       const runs: Record<string, Record<'ours' | 'baseline', MeasuredLoad[]>> = {
         hot: { ours: [], baseline: [] },
         spread: { ours: [], baseline: [] },
