@@ -20,10 +20,15 @@ export const WORKER_MAIL = {
   unsetEnv: ['SMTP_URL', 'MAIL_FROM'] as readonly string[],
 };
 
-export function composerFor(app: App, handle: ReturnType<typeof openDatabase>): NotificationComposer {
+/** The worker's composer (src/worker.ts) over the app's services, with the worker's PUBLIC_URL. */
+export function composerFor(
+  app: App,
+  handle: ReturnType<typeof openDatabase>,
+  publicUrl: string,
+): NotificationComposer {
   return createNotificationComposer({
     db: handle.db,
-    publicUrl: app.config.publicUrl,
+    publicUrl,
     stores: app.services.stores,
     orders: app.services.orders,
     products: app.services.products,

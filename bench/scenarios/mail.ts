@@ -13,7 +13,7 @@ import { startInProcessApp } from '../lib/in-process-app.js';
 import { createMailStore, MAIL_STORE, MAIL_STORE_SHAPE, placeMailOrders } from '../lib/mail-orders.js';
 import { composerFor, WORKER_MAIL } from '../lib/mail-worker-settings.js';
 import { turnOffKinds } from '../lib/notifications-fixture.js';
-import { envNumber, median } from '../lib/rounds.js';
+import { envNumber, median, roundOrder } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
 import { startSmtpSink } from '../lib/smtp-sink.js';
 import { startWorkerProcess, type WorkerRun } from '../lib/worker-process.js';
@@ -28,7 +28,7 @@ import { startWorkerProcess, type WorkerRun } from '../lib/worker-process.js';
  * confirmations (reads and Liquid rendering, outside any transaction, as the worker does it).
  * Baseline: plain nodemailer (bench/lib/bare-mail-sender.ts, a child process) sending the same
  * number of pre-built messages (those composed here, in turn) over the same pooled transport to the
- * same sink, measured before and after the worker (alternating; their mean is the baseline).
+ * same sink. BENCH_ROUNDS rounds (default 1) alternate which of the two runs first; medians.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const POOL_SIZE = 10;
@@ -64,6 +64,19 @@ async function queuedSample(db: Db, storeId: string, limit: number): Promise<Que
     .limit(limit)
     .execute();
   return rows;
+}
+
+/**
+ * Queues the store's confirmations again for another round of the worker: the same rows, pending,
+ * unclaimed and never tried (their Message-IDs repeat across rounds; the sink counts each round
+ * apart), then vacuumed so that the round's claims meet no dead rows.
+ */
+async function requeue(db: Db, storeId: string) {
+  await sql`
+    UPDATE notifications SET status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = NULL,
+      subject = NULL, last_error = NULL, sent_at = NULL
+    WHERE store_id = ${storeId}`.execute(db);
+  await sql`VACUUM (ANALYZE) notifications`.execute(db);
 }
 
 function runBareSender(input: Omit<MailSenderInput, 'runTag'> & { runTag: string }) {
@@ -102,6 +115,7 @@ export const scenario: Scenario = {
   async run(log) {
     const messages = Math.round(envNumber('BENCH_MAIL_MESSAGES', 10_000));
     const composeSample = Math.min(messages, Math.round(envNumber('BENCH_MAIL_COMPOSE', 1000)));
+    const rounds = Math.round(envNumber('BENCH_ROUNDS', 1));
     const notes: string[] = [];
     const { release, onExit } = cleanUpStack();
     const running = new Set<WorkerRun>();
@@ -140,7 +154,7 @@ export const scenario: Scenario = {
       );
 
       // Render time: the real composer, one message at a time, over queued confirmations.
-      const composer = composerFor(app, handle);
+      const composer = composerFor(app, handle, PUBLIC_URL);
       const sample = await queuedSample(handle.db, store.id, COMPOSE_WARMUP + composeSample);
       for (const row of sample.slice(0, COMPOSE_WARMUP)) await composer.compose(row);
       const prebuilt: PrebuiltMessage[] = [];
@@ -200,19 +214,19 @@ export const scenario: Scenario = {
         return { perSec, cpuUsPerMessage: (bare.cpuMs * 1000) / messages };
       };
 
-      const ours = async () => {
+      const ours = async (round: number) => {
         sink.reset();
         const load = os.loadavg()[0] ?? 0;
-        log(`worker: starting one \`emporium worker\` on the ${messages} queued confirmations…`);
+        log(`worker ${round}: starting one \`emporium worker\` on the ${messages} queued confirmations…`);
         const worker = await startWorkerProcess({
           databaseUrl: fresh.url,
-          logFile: path.join(dataDir, 'worker.log'),
+          logFile: path.join(dataDir, `worker-${round}.log`),
           env: { SMTP_URL: sink.url, MAIL_FROM, PUBLIC_URL, APP_SECRET },
           unset: ['WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS', ...WORKER_MAIL.unsetEnv],
         });
         running.add(worker);
         const cpuBefore = worker.cpuMs();
-        await sink.waitForDistinct(messages, 600_000, 'worker');
+        await sink.waitForDistinct(messages, 600_000, `worker ${round}`);
         const seconds = (sink.lastAt - worker.startedAt) / 1000;
         const deadline = Date.now() + 60_000;
         let counts = await statusCounts(handle.db, store.id);
@@ -225,13 +239,13 @@ export const scenario: Scenario = {
         const duplicates = sink.received - sink.distinct;
         const exit = await worker.stop();
         running.delete(worker);
-        if (exit !== 0) throw new Error(`worker exited with ${exit} (want 0)`);
+        if (exit !== 0) throw new Error(`worker ${round} exited with ${exit} (want 0)`);
         if (JSON.stringify(counts) !== JSON.stringify({ 'order_confirmation/sent': messages })) {
           throw new Error(`after the worker the queue holds ${JSON.stringify(counts)}`);
         }
         const perSec = messages / seconds;
         const line =
-          `worker: ${messages} confirmations in ${(seconds * 1000).toFixed(0)} ms = ${perSec.toFixed(0)}/s; ` +
+          `worker ${round}: ${messages} confirmations in ${(seconds * 1000).toFixed(0)} ms = ${perSec.toFixed(0)}/s; ` +
           `${duplicates} duplicates; all recorded sent ${recordedLagMs.toFixed(0)} ms after the last receipt (polled every 50 ms); ` +
           `worker CPU ${((cpuMs * 1000) / messages).toFixed(0)} µs/message, ${(sink.bytes / messages / 1024).toFixed(1)} KiB/message at the sink; load average before ${load.toFixed(2)}`;
         log(line);
@@ -239,11 +253,28 @@ export const scenario: Scenario = {
         return { perSec, cpuUsPerMessage: (cpuMs * 1000) / messages, firstRaw: sink.firstRaw };
       };
 
-      const bare1 = await baseline(1);
-      const measured = await ours();
-      const bare2 = await baseline(2);
-      const bareRate = (bare1.perSec + bare2.perSec) / 2;
-      const bareCpu = (bare1.cpuUsPerMessage + bare2.cpuUsPerMessage) / 2;
+      // Rounds alternate which goes first (bench/lib/rounds.ts); before each round but the first the
+      // worker's confirmations are queued again (the same rows, pending and unclaimed, as if new).
+      const runs = {
+        ours: [] as Awaited<ReturnType<typeof ours>>[],
+        baseline: [] as Awaited<ReturnType<typeof baseline>>[],
+      };
+      for (let round = 0; round < rounds; round++) {
+        for (const which of roundOrder(round)) {
+          if (which === 'baseline') runs.baseline.push(await baseline(round + 1));
+          else {
+            if (runs.ours.length > 0) await requeue(handle.db, store.id);
+            runs.ours.push(await ours(round + 1));
+          }
+        }
+      }
+      const measured = {
+        perSec: median(runs.ours.map((r) => r.perSec)),
+        cpuUsPerMessage: median(runs.ours.map((r) => r.cpuUsPerMessage)),
+        firstRaw: runs.ours[0]?.firstRaw,
+      };
+      const bareRate = median(runs.baseline.map((r) => r.perSec));
+      const bareCpu = median(runs.baseline.map((r) => r.cpuUsPerMessage));
 
       // What the worker sent is an order confirmation a mail client shows: checked with a MIME parser.
       const parsed = await simpleParser(measured.firstRaw ?? '');
@@ -279,7 +310,7 @@ export const scenario: Scenario = {
           `claiming, composing, sending and recording included); ${WORKER_MAIL.describe}`,
         `baseline: bench/lib/bare-mail-sender.ts in a child process, plain nodemailer (${JSON.stringify(WORKER_MAIL.transport)}), ` +
           `${WORKER_MAIL.concurrency} messages in flight, the ${prebuilt.length} messages composed above sent in turn (each with a Message-ID of its own); ` +
-          'run before and after the worker, the mean of the two is the baseline',
+          `${rounds > 1 ? `${rounds} alternating rounds of the worker and the baseline (medians shown; before each round of the worker but the first, the same confirmations are queued again: pending, unclaimed, never tried, then VACUUM ANALYZE)` : 'one round: the worker, then the baseline'}`,
         'sink: smtp-server in the bench process, plain SMTP, reads each message to its end and keeps only its header block (Message-ID)',
         `machine: ${os.cpus().length} CPUs shared by PostgreSQL (if local), the worker or the bare sender, the sink and the bench process; other work on the machine shows in the load averages`,
       );
