@@ -11,6 +11,13 @@ import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { listenOnFreePort } from '../lib/http.js';
 import { startInProcessApp } from '../lib/in-process-app.js';
 import { type MeasuredLoad, warmUpAndMeasure } from '../lib/load.js';
+import {
+  CONTACT_EMAIL,
+  giveContactEmail,
+  notificationsOfOrder,
+  ORDER_KINDS,
+  turnOffKinds,
+} from '../lib/notifications-fixture.js';
 import { addRegions, REGION_ADDRESSES, REGIONS_SHAPE } from '../lib/regions-fixture.js';
 import { envNumber, medianLoad, roundOrder } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
@@ -27,6 +34,8 @@ const OURS_SLUG = 'bench';
 const BARE_SLUG = 'bench-bare';
 /** Ours again, on a store that sells across regions (bench/lib/regions-fixture.ts). */
 const REGIONS_SLUG = 'bench-regions';
+/** Ours again, on a store with the order e-mails (order_confirmation, new_order) turned off (issue 32). */
+const QUIET_SLUG = 'bench-quiet';
 const checkoutPath = (slug: string) => `/api/storefront/${slug}/checkout`;
 
 /** The bare handler's transaction, statement by statement (printed in the notes). */
@@ -209,22 +218,53 @@ interface StoreSetup {
 }
 
 async function storeState(db: Db, storeId: string, productIds: string[]) {
-  const row = await sql<{ orders: number; lines: number; stock: number }>`
+  const row = await sql<{ orders: number; lines: number; stock: number; mails: number }>`
     SELECT (SELECT count(*) FROM orders WHERE store_id = ${storeId})::int AS orders,
       (SELECT count(*) FROM order_line_items WHERE store_id = ${storeId})::int AS lines,
-      (SELECT COALESCE(sum(inventory), 0) FROM products WHERE store_id = ${storeId} AND id = ANY(${productIds}::uuid[]))::bigint AS stock`.execute(
-    db,
-  );
+      (SELECT COALESCE(sum(inventory), 0) FROM products WHERE store_id = ${storeId} AND id = ANY(${productIds}::uuid[]))::bigint AS stock,
+      (SELECT count(*) FROM notifications WHERE store_id = ${storeId})::int AS mails`.execute(db);
   const state = row.rows[0];
   if (!state) throw new Error('no state');
-  return { orders: Number(state.orders), lines: Number(state.lines), stock: Number(state.stock) };
+  return {
+    orders: Number(state.orders),
+    lines: Number(state.lines),
+    stock: Number(state.stock),
+    mails: Number(state.mails),
+  };
+}
+
+/** A store of its own for a variant of ours: one hot product. */
+async function hotStore(
+  app: Awaited<ReturnType<typeof startInProcessApp>>['app'],
+  db: Db,
+  slug: string,
+  name: string,
+): Promise<StoreSetup> {
+  const store = await app.services.stores.createStore({ slug, name });
+  const hot = products(store.id, 1, HOT_STOCK, `${slug}-hot`);
+  await db.insertInto('products').values(hot).execute();
+  return { id: store.id, slug, hot: hot[0]?.id as string, spread: [] };
+}
+
+/** Places one order of the store's hot product; its answer's data (201 or the run fails). */
+async function placeOne(url: string, productId: string, regions = false) {
+  const [body] = bodiesFor([productId], regions);
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  const json = (await response.json()) as { data: Record<string, unknown> };
+  if (response.status !== 201)
+    throw new Error(`correctness check: ${url} answered ${response.status} ${JSON.stringify(json)}`);
+  return json.data;
 }
 
 export const scenario: Scenario = {
   name: 'checkout',
   description:
     `POST /api/storefront/{slug}/checkout (card, one unit): a hot product and ${SPREAD_PRODUCTS.toLocaleString('en-US')} ` +
-    'products drawn at random, the real app vs bare Fastify + pg',
+    'products drawn at random, the real app (order e-mails queued, and a variant with them off) vs bare Fastify + pg',
 
   async run(log) {
     const warmupSec = envNumber('BENCH_WARMUP', 3);
@@ -258,19 +298,14 @@ export const scenario: Scenario = {
         stores[which] = { id: store.id, slug, hot: hot[0]?.id as string, spread: spread.map((p) => p.id) };
       }
       // The regions variant: ours on a third store with zones and tax regions, a hot product.
-      const regionsStore = await app.services.stores.createStore({
-        slug: REGIONS_SLUG,
-        name: 'Bench regions',
-      });
-      const regionsHot = products(regionsStore.id, 1, HOT_STOCK, `${REGIONS_SLUG}-hot`);
-      await handle.db.insertInto('products').values(regionsHot).execute();
-      await addRegions(handle.db, regionsStore.id);
-      const regions: StoreSetup = {
-        id: regionsStore.id,
-        slug: REGIONS_SLUG,
-        hot: regionsHot[0]?.id as string,
-        spread: [],
-      };
+      const regions = await hotStore(app, handle.db, REGIONS_SLUG, 'Bench regions');
+      await addRegions(handle.db, regions.id);
+      // The e-mails variant (issue 32): ours on a fourth store whose order e-mails are turned off.
+      const quiet = await hotStore(app, handle.db, QUIET_SLUG, 'Bench quiet');
+      // Every store of ours has a contact e-mail, so new_order has someone to go to (they have no
+      // admin user); the order e-mails are on by default, and off on the quiet store only.
+      for (const store of [stores.ours, regions, quiet]) await giveContactEmail(app, store.id);
+      await turnOffKinds(app, quiet.id, ORDER_KINDS);
       await handle.pool.query('VACUUM (ANALYZE) products');
       notes.push(
         `each server has its own store in the same database: 1 hot product (stock ${HOT_STOCK.toLocaleString('en-US')}) and ` +
@@ -279,6 +314,10 @@ export const scenario: Scenario = {
         `regions variant: ours on a third store (1 hot product) with ${REGIONS_SHAPE}, buyers cycling through ` +
           `${REGION_ADDRESSES.map((a) => ('region' in a ? `${a.country}-${a.region}` : a.country)).join(', ')}; ` +
           'measured against the same bare baseline (which prices neither shipping nor tax)',
+        `e-mails (issue 32): ours, regions and quiet stores have contact e-mail ${CONTACT_EMAIL}; on ours and regions ` +
+          `the order e-mails are on (the default: checkout queues ${ORDER_KINDS.join(' and ')} in the order's ` +
+          'transaction); on the quiet store (1 hot product) both are turned off through PUT /api/v1/notifications/templates/{kind} ' +
+          '{enabled: false}; no worker runs, so the queued e-mails stay pending (the cost measured is queueing them)',
         `bodies: a card checkout (test_card, tok_visa: paid) of one unit by one of ${SHOPPERS} shoppers (distinct e-mails, ` +
           'so ours creates up to that many customers and then finds them); each request draws its body at random',
       );
@@ -297,23 +336,14 @@ export const scenario: Scenario = {
       const urls = {
         ours: (await listenOnFreePort(app.server)) + checkoutPath(OURS_SLUG),
         regions: '',
+        quiet: '',
         baseline: (await listenOnFreePort(baseline)) + checkoutPath(BARE_SLUG),
       };
 
       // Both servers place the same order for the same amounts before either is measured.
       const first = {} as Record<'ours' | 'baseline', Record<string, unknown>>;
       for (const which of ['ours', 'baseline'] as const) {
-        const [body] = bodiesFor([stores[which].hot]);
-        const response = await fetch(urls[which], {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        const json = (await response.json()) as { data: Record<string, unknown> };
-        if (response.status !== 201) {
-          throw new Error(`correctness check: ${which} answered ${response.status} ${JSON.stringify(json)}`);
-        }
-        first[which] = json.data;
+        first[which] = await placeOne(urls[which], stores[which].hot);
       }
       for (const field of ['orderNumber', 'status', 'paymentStatus', 'currency', 'total'] as const) {
         if (first.ours[field] !== first.baseline[field]) {
@@ -326,25 +356,44 @@ export const scenario: Scenario = {
         `correctness check passed: order ${first.ours.orderNumber}, ${first.ours.status}/${first.ours.paymentStatus}, total ${first.ours.total} from both`,
       );
       urls.regions = urls.ours.replace(checkoutPath(OURS_SLUG), checkoutPath(REGIONS_SLUG));
+      urls.quiet = urls.ours.replace(checkoutPath(OURS_SLUG), checkoutPath(QUIET_SLUG));
       // The variant really prices from its zones and tax regions: a Californian pays shipping and tax.
       {
-        const [body] = bodiesFor([regions.hot], true);
-        const response = await fetch(urls.regions, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-        });
-        const json = (await response.json()) as { data: Record<string, unknown> };
-        const taxLines = json.data?.taxLines as unknown[] | undefined;
-        if (response.status !== 201 || !Number(json.data.shippingAmount) || !taxLines?.length) {
-          throw new Error(`correctness check (regions): ${response.status} ${JSON.stringify(json)}`);
+        const data = await placeOne(urls.regions, regions.hot, true);
+        const taxLines = data.taxLines as unknown[] | undefined;
+        if (!Number(data.shippingAmount) || !taxLines?.length) {
+          throw new Error(`correctness check (regions): ${JSON.stringify(data)}`);
         }
+        log(`correctness check passed (regions): shipping ${data.shippingAmount}, tax ${data.taxAmount}`);
+      }
+      // The e-mails each store of ours queues per order: both order e-mails by default, none when off.
+      const mailsPerOrder = { ours: 0, regions: 0, quiet: 0, baseline: 0 };
+      {
+        const queued = await notificationsOfOrder(handle.db, stores.ours.id, String(first.ours.id));
+        const expected = [
+          `new_order → ${CONTACT_EMAIL}`,
+          `order_confirmation → ${JSON.parse(bodiesFor([stores.ours.hot])[0] as string).email}`,
+        ];
+        const seen = queued.map((m) => `${m.kind} → ${m.to_email}`);
+        if (seen.join(', ') !== expected.join(', ')) {
+          throw new Error(
+            `correctness check (e-mails): queued ${seen.join(', ') || 'none'}, want ${expected.join(', ')}`,
+          );
+        }
+        const off = await placeOne(urls.quiet, quiet.hot);
+        const queuedOff = await notificationsOfOrder(handle.db, quiet.id, String(off.id));
+        if (queuedOff.length) {
+          throw new Error(
+            `correctness check (e-mails off): queued ${queuedOff.map((m) => m.kind).join(', ')}`,
+          );
+        }
+        mailsPerOrder.ours = mailsPerOrder.regions = queued.length;
         log(
-          `correctness check passed (regions): shipping ${json.data.shippingAmount}, tax ${json.data.taxAmount}`,
+          `correctness check passed (e-mails): each order queues ${seen.join(', ')}; none on the quiet store`,
         );
       }
 
-      const cases = [
+      const allCases = [
         { key: 'hot', label: 'hot product', productsOf: (s: StoreSetup) => [s.hot], regions: false },
         {
           key: 'spread',
@@ -359,18 +408,37 @@ export const scenario: Scenario = {
           productsOf: (s: StoreSetup) => [s.hot],
           regions: true,
         },
+        // Ours on the quiet store (order e-mails off); the baseline as in the hot case.
+        {
+          key: 'quiet',
+          label: 'hot product, order e-mails off',
+          productsOf: (s: StoreSetup) => [s.hot],
+          regions: false,
+        },
       ] as const;
+      // BENCH_CHECKOUT_CASES=hot,quiet measures some cases only (e.g. the cost of the order e-mails).
+      const wantedCases = process.env.BENCH_CHECKOUT_CASES?.split(',').map((k) => k.trim());
+      const unknownCases = wantedCases?.filter((k) => !allCases.some((c) => c.key === k)) ?? [];
+      if (unknownCases.length) {
+        throw new Error(
+          `BENCH_CHECKOUT_CASES: unknown ${unknownCases.join(', ')}; cases: ${allCases.map((c) => c.key).join(', ')}`,
+        );
+      }
+      const cases = allCases.filter((c) => !wantedCases || wantedCases.includes(c.key));
       const runs: Record<string, Record<'ours' | 'baseline', MeasuredLoad[]>> = {
         hot: { ours: [], baseline: [] },
         spread: { ours: [], baseline: [] },
         regions: { ours: [], baseline: [] },
+        quiet: { ours: [], baseline: [] },
       };
       const checks: string[] = [];
       for (const c of cases) {
         for (let round = 0; round < rounds; round++) {
           for (const which of roundOrder(round)) {
             const ofRegions = c.regions && which === 'ours';
-            const store = ofRegions ? regions : stores[which];
+            const ofQuiet = c.key === 'quiet' && which === 'ours';
+            const storeKey = ofRegions ? 'regions' : ofQuiet ? 'quiet' : which;
+            const store = ofRegions ? regions : ofQuiet ? quiet : stores[which];
             const productIds = c.productsOf(store);
             log(
               `${c.key} / ${which}${rounds > 1 ? ` (round ${round + 1}/${rounds})` : ''}: ${warmupSec} s warm-up + ${durationSec} s, ${connections} connections…`,
@@ -378,7 +446,7 @@ export const scenario: Scenario = {
             const before = await storeState(handle.db, store.id, productIds);
             const receivedBefore = counters[which].received;
             const result = await warmUpAndMeasure({
-              url: ofRegions ? urls.regions : urls[which],
+              url: ofRegions ? urls.regions : ofQuiet ? urls.quiet : urls[which],
               method: 'POST',
               headers: { 'content-type': 'application/json' },
               bodies: bodiesFor(productIds, ofRegions),
@@ -392,12 +460,18 @@ export const scenario: Scenario = {
             const requests = counters[which].received - receivedBefore;
             const successes = result.warmupResponses2xx + result.responses2xx;
             const stockTaken = before.stock - after.stock;
+            const mails = after.mails - before.mails;
             const line =
               `${c.key} / ${which}: ${requests} requests reached the server (warm-up included), ${orders} orders placed, ` +
-              `stock down by ${stockTaken}, ${after.lines - before.lines} line items; ${successes} successful responses received`;
+              `stock down by ${stockTaken}, ${after.lines - before.lines} line items, ${mails} e-mails queued; ` +
+              `${successes} successful responses received`;
             log(line);
             checks.push(line);
-            if (stockTaken !== orders || after.lines - before.lines !== orders) {
+            if (
+              stockTaken !== orders ||
+              after.lines - before.lines !== orders ||
+              mails !== mailsPerOrder[storeKey] * orders
+            ) {
               throw new Error(`consistency check FAILED: ${line}`);
             }
             // autocannon drops the requests in flight at the end of the warm-up and of the measured run:
@@ -410,7 +484,8 @@ export const scenario: Scenario = {
         }
       }
       notes.push(
-        'after each run (checked): orders placed = stock taken = line items exactly; every answer received was a 2xx (the run ' +
+        'after each run (checked): orders placed = stock taken = line items exactly, e-mails queued = 2 × orders on ' +
+          'ours and regions and 0 on the quiet store and the baseline; every answer received was a 2xx (the run ' +
           'fails otherwise), and successes received ≤ orders ≤ requests that reached the server ≤ successes + 2 × connections: ' +
           'autocannon drops the requests in flight when the warm-up and the measured run end (one per connection at most), ' +
           'and such a request either still places its order (its answer is lost) or is cut before its body arrives:',
@@ -425,7 +500,7 @@ export const scenario: Scenario = {
             baseline: medianLoad(runs[c.key]?.baseline ?? []),
           },
         ]),
-      ) as Record<'hot' | 'spread' | 'regions', { ours: MeasuredLoad; baseline: MeasuredLoad }>;
+      ) as Record<'hot' | 'spread' | 'regions' | 'quiet', { ours: MeasuredLoad; baseline: MeasuredLoad }>;
       notes.push(
         `load: autocannon in a child process, ${connections} connections, ${warmupSec} s warm-up then ${durationSec} s measured` +
           `${rounds > 1 ? `, ${rounds} alternating rounds (medians shown)` : ''}; ` +

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,9 +18,9 @@ import { recordEvent } from '../../src/platform/outbox.js';
 import { sampleEventData } from '../lib/bare-webhook-sender.js';
 import { cleanUp, cleanUpStack } from '../lib/cleanup.js';
 import { freshBenchDatabase } from '../lib/database.js';
-import { forceStopTree } from '../lib/proc.js';
 import { envNumber } from '../lib/rounds.js';
 import { metric, type Scenario } from '../lib/scenario.js';
+import { startWorkerProcess, type WorkerRun } from '../lib/worker-process.js';
 
 /**
  * Webhook delivery on real `emporium worker` processes (node --import tsx src/cli.ts worker) against a
@@ -114,86 +114,14 @@ type WebhookCreateInput = Parameters<App['services']['webhooks']['create']>[1];
 
 // ── Worker processes ───────────────────────────────────────────────────────────────────────────
 
-interface WorkerRun {
-  child: ChildProcess;
-  /** Epoch ms of its "background worker started" log line. */
-  startedAt: number;
-  cpuMs(): number;
-  stop(): Promise<number | string | null>;
-}
-
-function cpuMsOf(pid: number): number {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
-  } catch {
-    return 0;
-  }
-}
-
 /** Spawns `emporium worker` as `npm run emporium -- worker` does, and waits for its start line. */
-async function startWorker(databaseUrl: string, logFile: string): Promise<WorkerRun> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    APP_SECRET,
-    ALLOW_PRIVATE_URLS: 'true',
-    LOG_LEVEL: 'info',
-    DATA_DIR: path.dirname(logFile),
-  };
-  for (const name of ['REDIS_URL', 'NODE_OPTIONS', 'WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS'])
-    delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startWorker(databaseUrl: string, logFile: string): Promise<WorkerRun> {
+  return startWorkerProcess({
+    databaseUrl,
+    logFile,
+    env: { APP_SECRET, ALLOW_PRIVATE_URLS: 'true' },
+    unset: ['WEBHOOK_RETRY_SCHEDULE', 'WEBHOOK_TIMEOUT_MS'],
   });
-  const log = fs.createWriteStream(logFile, { flags: 'a' });
-  let stdout = '';
-  let startedAt: number | undefined;
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    log.write(chunk);
-    if (startedAt !== undefined) return;
-    stdout += chunk;
-    for (const line of stdout.split('\n')) {
-      if (!line.startsWith('{')) continue;
-      try {
-        const entry = JSON.parse(line) as { msg?: string; time?: string };
-        if (entry.msg?.startsWith('background worker started')) startedAt = Date.parse(entry.time ?? '');
-      } catch {}
-    }
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => log.write(chunk));
-  let exit: string | undefined;
-  const exited = new Promise<number | string | null>((resolve) =>
-    child.once('exit', (code, signal) => {
-      exit = `exited with ${signal ?? code}`;
-      log.end();
-      resolve(code ?? signal);
-    }),
-  );
-  const deadline = Date.now() + 60_000;
-  while (startedAt === undefined) {
-    if (exit || Date.now() > deadline) {
-      if (child.pid !== undefined) await forceStopTree(child.pid);
-      throw new Error(`emporium worker never started (${exit ?? 'timeout'}); see ${logFile}`);
-    }
-    await sleep(10);
-  }
-  return {
-    child,
-    startedAt,
-    cpuMs: () => cpuMsOf(child.pid as number),
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode ?? child.signalCode;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => void forceStopTree(child.pid as number), 40_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
 }
 
 // ── The bare sender ────────────────────────────────────────────────────────────────────────────
