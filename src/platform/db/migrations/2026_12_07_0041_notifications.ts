@@ -34,13 +34,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       CONSTRAINT notifications_order_id_tenant_fkey FOREIGN KEY (store_id, order_id)
         REFERENCES orders (store_id, id) ON DELETE CASCADE
     )`.execute(db);
+  // The log's newest-first pages read `notifications_tenant_key` (store_id, id) backwards: no index of its own.
   await sql`CREATE UNIQUE INDEX notifications_dedupe_idx ON notifications (store_id, dedupe_key) WHERE dedupe_key IS NOT NULL`.execute(
     db,
   );
   await sql`CREATE INDEX notifications_due_idx ON notifications (next_attempt_at) WHERE status = 'pending'`.execute(
     db,
   );
-  await sql`CREATE INDEX notifications_store_idx ON notifications (store_id, id DESC)`.execute(db);
   await sql`CREATE INDEX notifications_order_idx ON notifications (store_id, order_id, id DESC) WHERE order_id IS NOT NULL`.execute(
     db,
   );
