@@ -111,7 +111,7 @@ describe.skipIf(!hasChromium())('notify me when it is back, in Chromium', () => 
       await page.getByRole('heading', { level: 1, name: 'Stoneware Mug' }).waitFor();
       await page.goto(`${shop}/products/${shirt.slug}`);
       const shirtForm = page.getByRole('form', { name: "Email me when it's back" });
-      const size = shirtForm.getByLabel('Size');
+      const size = shirtForm.getByLabel('Notify me about');
       expect(await size.locator('option').allTextContents()).toEqual(['M', 'L']);
       await size.selectOption({ label: 'L' });
       await shirtForm.getByLabel('E-mail address').fill(email);

@@ -89,12 +89,12 @@ describe('the form on the product page', () => {
     expect(page.body).not.toContain('notify-me');
     const sized = await shopper.get(`${shop}/products/${shirt.slug}`);
     const select =
-      sized.body.match(/<select id="notify-me-variant" name="variantId">(.*?)<\/select>/)?.[1] ?? '';
+      sized.body.match(/<select id="notify-me-variant" name="notifyVariantId">(.*?)<\/select>/)?.[1] ?? '';
     const offered = [...select.matchAll(/<option value="([^"]+)"/g)].map((m) => m[1]);
     const [small, medium, large] = shirt.variants;
     expect(offered).toEqual([small?.id, large?.id]);
     expect(offered).not.toContain(medium?.id);
-    expect(sized.body).toMatch(/<label for="notify-me-variant">Size<\/label>/);
+    expect(sized.body).toMatch(/<label for="notify-me-variant">Notify me about<\/label>/);
   });
 });
 
@@ -117,7 +117,7 @@ describe('POST /products/:slug/notify-me', () => {
   it('signs up for the chosen sold-out variant', async () => {
     const email = `variant.${unique()}@example.com`;
     const large = shirt.variants[2]?.id as string;
-    const res = await send(shirt, { email, variantId: large });
+    const res = await send(shirt, { email, notifyVariantId: large });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('<strong>Linen Shirt (L)</strong> is sold out for now.');
     expect((await subscriptionsOf(shirt.id)).find((r) => r.email === email)?.variant_id).toBe(large);
@@ -139,7 +139,7 @@ describe('POST /products/:slug/notify-me', () => {
   });
 
   it('a variant not of the product is refused on the page (400)', async () => {
-    const res = await send(shirt, { email: `x.${unique()}@example.com`, variantId: soldOut.id });
+    const res = await send(shirt, { email: `x.${unique()}@example.com`, notifyVariantId: soldOut.id });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('Choose one of the sold-out options.');
   });

@@ -16,7 +16,6 @@ export function NotifyMeForm({
   shop,
   productSlug,
   soldOut,
-  optionLabel,
   preferred,
   state = {},
 }: {
@@ -24,7 +23,6 @@ export function NotifyMeForm({
   productSlug: string;
   /** The sold-out variants (empty for a product without variants). */
   soldOut: { id: string; title: string }[];
-  optionLabel: string;
   preferred?: string;
   state?: NotifyMeState;
 }) {
@@ -47,8 +45,9 @@ export function NotifyMeForm({
       <p className="muted notify-me__hint">One e-mail when it is back in stock; nothing else.</p>
       {soldOut.length > 0 ? (
         <div className="field">
-          <label htmlFor="notify-me-variant">{optionLabel}</label>
-          <select id="notify-me-variant" name="variantId" defaultValue={chosen}>
+          {/* Neither the option's name nor the field's: the add-to-cart picker above has both */}
+          <label htmlFor="notify-me-variant">Notify me about</label>
+          <select id="notify-me-variant" name="notifyVariantId" defaultValue={chosen}>
             {soldOut.map((v) => (
               <option key={v.id} value={v.id}>
                 {v.title}

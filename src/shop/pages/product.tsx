@@ -288,7 +288,6 @@ export function ProductPage({
               shop={shop}
               productSlug={product.slug}
               soldOut={soldOutVariants}
-              optionLabel={optionLabel}
               preferred={selected?.id}
               state={notify}
             />

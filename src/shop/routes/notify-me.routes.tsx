@@ -26,7 +26,7 @@ export async function notifyMeRoutes(app: FastifyInstance, deps: ShopDeps) {
     const data = await deps.products.storefrontProduct(shop.store, productSlug);
     const form = formOf(request);
     const email = fieldOf(form, 'email');
-    const variantId = fieldOf(form, 'variantId');
+    const variantId = fieldOf(form, 'notifyVariantId');
     const refused = (status: number, error: string) =>
       sendPage(reply, <ProductPage shop={shop} data={data} notify={{ email, variantId, error }} />, {
         status,
