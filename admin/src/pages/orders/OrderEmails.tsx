@@ -82,7 +82,7 @@ export function OrderEmails({ orderId, version }: { orderId: string; version: st
                         {n.subject ? <div className="hint">{n.subject}</div> : null}
                       </div>
                     </td>
-                    <td data-label="To" className="break">
+                    <td data-label="To" className="email-to">
                       {n.to}
                     </td>
                     <td data-label="Status">
