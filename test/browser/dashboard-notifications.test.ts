@@ -300,7 +300,8 @@ describe.skipIf(!hasChromium())('Settings → Notifications and an order’s e-m
       .waitFor();
     expect((await template('order_confirmation')).subject).toBe('Subject from elsewhere');
     await page.getByRole('button', { name: 'Reload' }).click();
-    expect(await field('Subject').inputValue()).toBe('Subject from elsewhere');
+    // Reload fetches the template again; the field changes when that answer lands.
+    await expect.poll(() => field('Subject').inputValue()).toBe('Subject from elsewhere');
     page.off('request', onRequest);
 
     expect((await api.del('/api/v1/notifications/templates/order_confirmation')).statusCode).toBe(200);
