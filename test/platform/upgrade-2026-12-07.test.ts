@@ -17,7 +17,7 @@ import { createTaxRegion, createZone } from '../helpers/region-factories.js';
  * back to the last release's (each new migration's `down`), then brought forward as `serve` does.
  */
 const LAST_RELEASE = '2026_11_28_0040_analytics_shipping_tax';
-const NEW_MIGRATIONS = ['2026_12_07_0041_notifications'];
+const NEW_MIGRATIONS = ['2026_12_07_0041_notifications', '2026_12_07_0042_teams_platform'];
 const NEW_TABLES = ['notifications', 'notification_templates', 'back_in_stock_subscriptions'];
 
 let app: TestApp;

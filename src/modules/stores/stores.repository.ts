@@ -2,7 +2,7 @@ import type { Insertable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { isUuid } from '../../platform/ids.js';
-import type { StoresTable } from './stores.tables.js';
+import type { MemberRole, StoresTable } from './stores.tables.js';
 
 export function insertStore(db: Executor, row: Insertable<StoresTable>) {
   return db.insertInto('stores').values(row).returningAll().executeTakeFirstOrThrow();
@@ -45,10 +45,20 @@ export function findAdminUserByEmail(db: Executor, email: string) {
     .executeTakeFirst();
 }
 
-export async function grantStoreAccess(db: Executor, storeId: string, adminUserId: string, role = 'owner') {
+export async function grantStoreAccess(
+  db: Executor,
+  storeId: string,
+  adminUserId: string,
+  member: { role: MemberRole; permissions?: string[] } = { role: 'owner' },
+) {
   await db
     .insertInto('admin_user_stores')
-    .values({ store_id: storeId, admin_user_id: adminUserId, role })
+    .values({
+      store_id: storeId,
+      admin_user_id: adminUserId,
+      role: member.role,
+      permissions: member.permissions ?? [],
+    })
     .onConflict((oc) => oc.columns(['store_id', 'admin_user_id']).doNothing())
     .execute();
 }

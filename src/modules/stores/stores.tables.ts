@@ -1,11 +1,15 @@
 import type { ColumnType } from 'kysely';
 import type { Timestamp } from '../../platform/db/schema.js';
 
+export type StoreStatus = 'active' | 'disabled' | 'suspended' | 'deleting';
+export type MemberRole = 'owner' | 'staff';
+
 export interface StoresTable {
   id: string;
   slug: string;
   name: string;
-  status: ColumnType<'active' | 'disabled', 'active' | 'disabled' | undefined>;
+  /** suspended: closed by an operator, nothing deleted; deleting: the job runner is removing it (§14). */
+  status: ColumnType<StoreStatus, StoreStatus | undefined>;
   currency: ColumnType<string, string | undefined>;
   timezone: ColumnType<string, string | undefined>;
   logo: ColumnType<string | null, string | null | undefined>;
@@ -21,6 +25,14 @@ export interface StoresTable {
   contact_email: ColumnType<string | null, string | null | undefined>;
   /** Catalogue prices and shipping rates contain the tax (§12). */
   prices_include_tax: ColumnType<boolean, boolean | undefined>;
+  suspended_at: ColumnType<Date | null, Date | null | undefined>;
+  suspension_reason: ColumnType<string | null, string | null | undefined>;
+  deletion_requested_at: ColumnType<Date | null, Date | null | undefined>;
+  /** The deletion job's lease: another worker takes the store over once it has passed (a crash). */
+  deletion_locked_until: ColumnType<Date | null, Date | null | undefined>;
+  /** The onboarding checklist's own marks (e.g. `{ "shop_viewed_at": "…" }`); others are derived. */
+  onboarding: ColumnType<Record<string, unknown>, string | undefined, string>;
+  last_activity_at: ColumnType<Date | null, Date | null | undefined>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -29,6 +41,7 @@ export interface AdminUsersTable {
   id: string;
   email: string;
   password_hash: string;
+  name: ColumnType<string | null, string | null | undefined>;
   created_at: Timestamp;
   last_login_at: ColumnType<Date | null, Date | null | undefined>;
 }
@@ -36,7 +49,10 @@ export interface AdminUsersTable {
 export interface AdminUserStoresTable {
   admin_user_id: string;
   store_id: string;
-  role: ColumnType<string, string | undefined>;
+  role: ColumnType<MemberRole, MemberRole | undefined>;
+  /** A staff member's API scopes (an owner has every scope whatever this holds). */
+  permissions: ColumnType<string[], string[] | undefined>;
+  created_at: Timestamp;
 }
 
 export interface ApiKeysTable {

@@ -24,6 +24,7 @@ import * as webhookLastTest from './2026_11_28_0035_webhook_last_test.js';
 import * as regions from './2026_11_28_0036_regions.js';
 import * as analyticsShippingTax from './2026_11_28_0040_analytics_shipping_tax.js';
 import * as notifications from './2026_12_07_0041_notifications.js';
+import * as teamsPlatform from './2026_12_07_0042_teams_platform.js';
 
 /** The static, ordered list of migrations: the same for the embedded cluster and any PostgreSQL. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_0036_regions': regions,
   '2026_11_28_0040_analytics_shipping_tax': analyticsShippingTax,
   '2026_12_07_0041_notifications': notifications,
+  '2026_12_07_0042_teams_platform': teamsPlatform,
 };
 
 export const migrationProvider: MigrationProvider = {
