@@ -5,7 +5,7 @@ import { inTransaction } from '../../platform/db/transaction.js';
 import type { RequestContext } from '../../platform/http/context.js';
 import { conflict, invalidRequest, notFound, rateLimited } from '../../platform/http/errors.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit.js';
-import { isScope, type Scope } from '../../platform/http/scopes.js';
+import { isScope, SCOPES, type Scope } from '../../platform/http/scopes.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { Mailer } from '../../platform/mail.js';
 import { type AdminService, effectiveScopes } from '../admin/index.js';
@@ -42,7 +42,7 @@ export type Member = ReturnType<typeof memberView>;
 function permissionsOf(input: readonly string[]): Scope[] {
   const unknown = input.filter((p) => !isScope(p));
   if (unknown.length) throw invalidRequest(`permissions: unknown scope ${unknown[0]}`);
-  return [...new Set(input)] as Scope[];
+  return SCOPES.filter((scope) => input.includes(scope));
 }
 
 /**
