@@ -32,6 +32,7 @@ import {
   type NotificationTemplates,
   queueNotification,
 } from './modules/notifications/index.js';
+import { createOperatorsService, type OperatorsService } from './modules/operators/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
 import {
   createPaymentsService,
@@ -75,6 +76,8 @@ export interface Services {
   notificationTemplates: NotificationTemplates;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** The platform's operators: their sign-in and the store list (suspension and deletion through storeLifecycle). */
+  operators: OperatorsService;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -239,6 +242,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       timeoutMs: config.webhookTimeoutMs,
       guard: { allowPrivateUrls: config.allowPrivateUrls },
     }),
+    operators: createOperatorsService({ db, rateLimits: deps.rateLimitStore, lifecycle: storeLifecycle }),
   };
   const orderEdits = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
 
