@@ -41,7 +41,12 @@ import {
   type PaymentsService,
 } from './modules/payments/index.js';
 import { createRegionsService, type RegionsService } from './modules/regions/index.js';
-import { createStoresService, type StoresService } from './modules/stores/index.js';
+import {
+  createStoreLifecycle,
+  createStoresService,
+  type StoreLifecycle,
+  type StoresService,
+} from './modules/stores/index.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService } from './modules/wishlist/index.js';
 import { ChangeCounter } from './platform/change-counter.js';
@@ -76,6 +81,8 @@ export interface Services {
   notificationTemplates: NotificationTemplates;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** Suspension and deletion of a store (contract §14), for operators and the CLI. */
+  storeLifecycle: StoreLifecycle;
   /** The platform's operators: their sign-in and the store list (suspension and deletion through storeLifecycle). */
   operators: OperatorsService;
 }
@@ -204,8 +211,10 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     logger: deps.logger,
   });
   const checkout = createCheckoutService({ db, ...pricing, customers, orders, payments });
+  const storeLifecycle = createStoreLifecycle({ db, stores });
   const services: Services = {
     stores,
+    storeLifecycle,
     customers,
     inventory,
     products,

@@ -13,6 +13,7 @@ export {
   storeColors,
 } from './store-colors.js';
 export { parseScopes } from './store-input.js';
+export { createStoreLifecycle, type LifecycleOptions, type StoreLifecycle } from './store-lifecycle.js';
 export { storeApiRoutes } from './store-settings.routes.js';
 export { actorNames as storeActorNames } from './stores.repository.js';
 export { storesRoutes } from './stores.routes.js';
