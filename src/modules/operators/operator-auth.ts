@@ -40,7 +40,8 @@ export function installOperatorAuth(
   app.addHook('onRequest', async (request: FastifyRequest) => {
     const token = readCookie(request.headers.cookie, OPERATOR_COOKIE);
     const operator = token ? await options.resolveSession(token) : undefined;
-    if (!operator) throw unauthorized('Sign in as an operator (the emporium_operator cookie is missing or expired)');
+    if (!operator)
+      throw unauthorized('Sign in as an operator (the emporium_operator cookie is missing or expired)');
     if (!isSameOriginWrite(request, options.trustedOrigins))
       throw forbidden('Cross-site request refused (CSRF check failed)');
     request.operator = operator;

@@ -17,10 +17,7 @@ import type { OperatorsService } from './operators.service.js';
 export const operatorStoresRoutes: FastifyPluginAsyncTypebox<{
   operators: OperatorsService;
   cursors: CursorCodec;
-}> = async (
-  app,
-  { operators, cursors },
-) => {
+}> = async (app, { operators, cursors }) => {
   const tags = ['Operator'];
 
   app.get(
@@ -74,7 +71,8 @@ export const operatorStoresRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags,
         operationId: 'suspendStore',
-        summary: 'Suspend a store (its shop, storefront, API keys and sessions are refused; nothing is deleted)',
+        summary:
+          'Suspend a store (its shop, storefront, API keys and sessions are refused; nothing is deleted)',
         params: IdParams,
         body: SuspendBody,
         response: { 200: DataEnvelope(OperatorStoreItem), ...errorResponses(409) },
@@ -107,7 +105,8 @@ export const operatorStoresRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags,
         operationId: 'deleteStore',
-        summary: 'Delete a store: it leaves the list at once, its data and media are removed in the background',
+        summary:
+          'Delete a store: it leaves the list at once, its data and media are removed in the background',
         params: IdParams,
         response: { 202: DataEnvelope(DeletionAccepted), ...errorResponses(409) },
       },

@@ -3,7 +3,10 @@ import type { Executor } from '../../platform/db/database.js';
 import { type CreatedKey, createdMicros, olderThan } from '../../platform/db/keyset.js';
 import { containsPattern } from '../../platform/db/like.js';
 
-export async function insertOperator(db: Executor, row: { id: string; email: string; password_hash: string }) {
+export async function insertOperator(
+  db: Executor,
+  row: { id: string; email: string; password_hash: string },
+) {
   return db
     .insertInto('operators')
     .values(row)

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, StringEnum } from '../../platform/http/envelopes.js';
-import { MAX_LIMIT } from '../../platform/http/envelopes.js';
+import { MAX_LIMIT, Nullable, StringEnum } from '../../platform/http/envelopes.js';
 
 export const OperatorRef = Type.Object(
   { id: Type.String({ format: 'uuid' }), email: Type.String() },

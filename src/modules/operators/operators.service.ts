@@ -86,7 +86,8 @@ export function createOperatorsService(deps: {
       const email = input.email.trim().toLowerCase();
       if (!EMAIL.test(email)) throw invalidRequest('email is not a valid e-mail address');
       if (input.password.length < 8) throw invalidRequest('password must be at least 8 characters');
-      if (await repo.findOperatorByEmail(db, email)) throw conflict('an operator with this e-mail already exists');
+      if (await repo.findOperatorByEmail(db, email))
+        throw conflict('an operator with this e-mail already exists');
       const row = await repo.insertOperator(db, {
         id: newId(),
         email,
