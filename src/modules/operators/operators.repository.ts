@@ -96,8 +96,9 @@ export type StoreFilter = { id: string } | { q?: string; after?: CreatedKey; lim
  * e-mails), then each of its rows reads only counters kept elsewhere, each an index probe:
  * - products: product_counts (kept by triggers, migration 0027);
  * - orders and revenue of the last 30 days (today and the 29 days before it, in the store's time
- *   zone): analytics_daily, the per-store daily rollup, plus its journal (analytics_pending_days),
- *   so the figures include orders not folded yet without folding (no write on a read);
+ *   zone; orders not cancelled, as the dashboard's analytics count them): analytics_daily, the
+ *   per-store daily rollup, plus its journal (analytics_pending_days), so the figures include orders
+ *   not folded yet without folding (no write on a read);
  * - last activity: the latest of the newest order (one probe of orders_store_created_idx), a member's
  *   sign-in, the store's last change and stores.last_activity_at (when something records it).
  */
@@ -145,13 +146,13 @@ export async function selectStoreItems(db: Executor, filter: StoreFilter): Promi
     ) members
     LEFT JOIN LATERAL (SELECT sum(c.count) AS n FROM product_counts c WHERE c.store_id = p.id) products ON true
     LEFT JOIN LATERAL (
-      SELECT sum(d.pending + d.processing + d.on_hold + d.completed + d.cancelled) AS orders,
+      SELECT sum(d.pending + d.processing + d.on_hold + d.completed) AS orders,
         sum(d.revenue) AS revenue
       FROM (
-        SELECT pending, processing, on_hold, completed, cancelled, revenue FROM analytics_daily
+        SELECT pending, processing, on_hold, completed, revenue FROM analytics_daily
         WHERE store_id = p.id AND day >= w.since
         UNION ALL
-        SELECT pending, processing, on_hold, completed, cancelled, revenue FROM analytics_pending_days
+        SELECT pending, processing, on_hold, completed, revenue FROM analytics_pending_days
         WHERE store_id = p.id AND day >= w.since
       ) d
     ) sales ON true

@@ -26,11 +26,11 @@ const storeItemProperties = {
   products_count: Type.Integer({ description: 'Products of every status' }),
   orders_30d: Type.Integer({
     description:
-      "Orders placed today and in the 29 days before (the store's time zone), cancelled ones included",
+      "Orders placed today and in the 29 days before (the store's time zone) that are not cancelled, as the store's analytics count them",
   }),
   revenue_30d: Type.Integer({
     description:
-      'Money paid on those orders that are not cancelled, in minor units of `currency` (the analytics revenue)',
+      "Money paid on those orders, in minor units of `currency` (the revenue of the store's analytics)",
   }),
   currency: Type.String({ description: "The store's currency (ISO 4217)" }),
   last_activity_at: Nullable(
