@@ -237,6 +237,8 @@ describe('the OpenAPI document', () => {
       if (path.startsWith('/api/payments/stripe/')) return [];
       if (path.startsWith('/api/v1/')) return [{ apiKey: [] }, { adminSession: [] }];
       if (path.startsWith('/api/admin/')) return [{ adminSession: [] }];
+      if (path === '/api/operator/auth/login') return [];
+      if (path.startsWith('/api/operator/')) return [{ operatorSession: [] }];
       if (path.startsWith('/api/customer/') || path.startsWith('/api/mobile/'))
         return [{ customerSession: [] }, { customerBearer: [] }];
       return 'unknown group';
