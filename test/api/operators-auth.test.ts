@@ -195,7 +195,7 @@ describe('cross-site requests', () => {
     ];
     for (const [method, url, body] of writes) {
       for (const headers of [
-        {},
+        {} as Record<string, string>,
         { origin: 'https://evil.example' },
         { origin: 'null' },
         { referer: 'https://evil.example/x' },
@@ -222,7 +222,7 @@ describe('cross-site requests', () => {
 describe('the operator cookie and the dashboard cookie are separate', () => {
   it('a dashboard session or an API key opens nothing under /api/operator', async () => {
     for (const headers of [
-      { cookie: adminCookie },
+      { cookie: adminCookie } as Record<string, string>,
       { 'x-api-key': storeKey },
       // The dashboard's token under the operator's cookie name is not a session either.
       { cookie: `emporium_operator=${adminCookie.split('=')[1]}` },
