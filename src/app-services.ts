@@ -32,6 +32,7 @@ import {
   type NotificationTemplates,
   queueNotification,
 } from './modules/notifications/index.js';
+import { createOperatorsService, type OperatorsService } from './modules/operators/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
 import {
   createPaymentsService,
@@ -40,8 +41,13 @@ import {
   type PaymentsService,
 } from './modules/payments/index.js';
 import { createRegionsService, type RegionsService } from './modules/regions/index.js';
-import { createStoresService, type StoresService } from './modules/stores/index.js';
 import { createTeamService, type TeamService } from './modules/team/index.js';
+import {
+  createStoreLifecycle,
+  createStoresService,
+  type StoreLifecycle,
+  type StoresService,
+} from './modules/stores/index.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService } from './modules/wishlist/index.js';
 import { ChangeCounter } from './platform/change-counter.js';
@@ -78,6 +84,10 @@ export interface Services {
   backInStock: BackInStockService;
   /** The store's members, their permissions and invitations (contract §14). */
   team: TeamService;
+  /** Suspension and deletion of a store (contract §14), for operators and the CLI. */
+  storeLifecycle: StoreLifecycle;
+  /** The platform's operators: their sign-in and the store list (suspension and deletion through storeLifecycle). */
+  operators: OperatorsService;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -205,8 +215,10 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
   });
   const checkout = createCheckoutService({ db, ...pricing, customers, orders, payments });
   const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
+  const storeLifecycle = createStoreLifecycle({ db, stores });
   const services: Services = {
     stores,
+    storeLifecycle,
     customers,
     inventory,
     products,
@@ -252,6 +264,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       publicUrl: config.publicUrl,
       logger: deps.logger,
     }),
+    operators: createOperatorsService({ db, rateLimits: deps.rateLimitStore, lifecycle: storeLifecycle }),
   };
   const orderEdits = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
   return { services, storage, catalogChanges, orderEdits, admin };

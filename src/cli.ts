@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
+import { runPlatformCommand } from './cli-platform.js';
 import { progressBar } from './cli-progress.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openApiDocument } from './openapi-document.js';
@@ -30,6 +31,12 @@ const USAGE = `Usage: emporium <command> [options]   (all commands accept --json
                                       demo data (up to 1,000,000 orders in minutes, over the last
                                       N days, 365 by default), with a progress bar
   openapi                             print the OpenAPI 3.1 document
+  operator create --email E --password P
+                                      an operator of the platform (signs in to /operator)
+  store suspend --store S --reason R  close a store to everyone (nothing is deleted)
+  store unsuspend --store S
+  store delete --store S [--yes]      delete a store and its data (in the background); without
+                                      --yes, asks to type the slug
 `;
 
 class UsageError extends Error {}
@@ -105,6 +112,8 @@ async function run(argv: string[]): Promise<void> {
       products: { type: 'string' },
       orders: { type: 'string' },
       days: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
     },
   });
   const json = flags.json === true;
@@ -120,7 +129,7 @@ async function run(argv: string[]): Promise<void> {
       ? createLogger(config.logLevel, config.logFormat)
       : pino(loggerOptions('warn'), pino.destination(2));
 
-  const hasSubcommand = ['store', 'user', 'api-key'].includes(command);
+  const hasSubcommand = ['store', 'user', 'api-key', 'operator'].includes(command);
   switch (hasSubcommand ? `${command} ${sub ?? ''}` : command) {
     case 'serve': {
       const port = flags.port === undefined ? undefined : count(flags, 'port', config.port);
@@ -257,6 +266,21 @@ async function run(argv: string[]): Promise<void> {
         result,
         `seeded ${result.store.slug}: ${result.products} products, ${result.customers} customers, ${result.orders} orders`,
       );
+      return;
+    }
+    case 'operator create':
+    case 'store suspend':
+    case 'store unsuspend':
+    case 'store delete': {
+      const name = `${command} ${sub}`;
+      const result = await withServices(config, logger, (app) =>
+        runPlatformCommand(name, app.services, {
+          required: (flag) => required(flags, flag),
+          yes: flags.yes === true,
+          usageError: (message) => new UsageError(message),
+        }),
+      );
+      output(json, result.data, result.human);
       return;
     }
     case 'openapi': {

@@ -239,6 +239,8 @@ describe('the OpenAPI document', () => {
       // An invitation's link is its own credential: the invitee has no session yet.
       if (path.startsWith('/api/admin/invitations/')) return [];
       if (path.startsWith('/api/admin/')) return [{ adminSession: [] }];
+      if (path === '/api/operator/auth/login') return [];
+      if (path.startsWith('/api/operator/')) return [{ operatorSession: [] }];
       if (path.startsWith('/api/customer/') || path.startsWith('/api/mobile/'))
         return [{ customerSession: [] }, { customerBearer: [] }];
       return 'unknown group';

@@ -1629,6 +1629,57 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    Operator: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+    };
+    OperatorStoreItem: {
+      /** Format: uuid */
+      id: string;
+      slug: string;
+      name: string;
+      owner_email: string | null;
+      /** @enum {string} */
+      status: 'active' | 'suspended';
+      /** Format: date-time */
+      created_at: string;
+      /** @description Products of every status */
+      products_count: number;
+      /** @description Orders placed today and in the 29 days before (the store's time zone) that are not cancelled, as the store's analytics count them */
+      orders_30d: number;
+      /** @description Money paid on those orders, in minor units of `currency` (the revenue of the store's analytics) */
+      revenue_30d: number;
+      /** @description The store's currency (ISO 4217) */
+      currency: string;
+      last_activity_at: string | null;
+    };
+    OperatorStoreDetail: {
+      /** Format: uuid */
+      id: string;
+      slug: string;
+      name: string;
+      owner_email: string | null;
+      /** @enum {string} */
+      status: 'active' | 'suspended';
+      /** Format: date-time */
+      created_at: string;
+      /** @description Products of every status */
+      products_count: number;
+      /** @description Orders placed today and in the 29 days before (the store's time zone) that are not cancelled, as the store's analytics count them */
+      orders_30d: number;
+      /** @description Money paid on those orders, in minor units of `currency` (the revenue of the store's analytics) */
+      revenue_30d: number;
+      /** @description The store's currency (ISO 4217) */
+      currency: string;
+      last_activity_at: string | null;
+      timezone: string;
+      custom_domain: string | null;
+      suspended_at: string | null;
+      suspension_reason: string | null;
+      /** @description Owners and staff members */
+      members_count: number;
+    };
     CustomerProfile: {
       id: string;
       email: string;

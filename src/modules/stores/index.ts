@@ -3,7 +3,7 @@ import { registerConstraintConflict } from '../../platform/http/errors.js';
 registerConstraintConflict('stores_custom_domain_key', 'another store already uses this custom domain');
 
 export { hostOfHeader } from './custom-domains.js';
-export { hashPassword, verifyPassword } from './passwords.js';
+export { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 export {
   DEFAULT_STORE_COLORS,
   STORE_COLOR_NAMES,
@@ -12,6 +12,7 @@ export {
   storeColors,
 } from './store-colors.js';
 export { parseScopes } from './store-input.js';
+export { createStoreLifecycle, type LifecycleOptions, type StoreLifecycle } from './store-lifecycle.js';
 export { storeApiRoutes } from './store-settings.routes.js';
 export { actorNames as storeActorNames } from './stores.repository.js';
 export { storesRoutes } from './stores.routes.js';
