@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { type AdminService, createAdminService } from './modules/admin/index.js';
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/index.js';
+import { type AuditLog, createAuditLog } from './modules/audit/index.js';
 import { type CartsService, createCartsService } from './modules/carts/index.js';
 import {
   type CategoriesService,
@@ -75,6 +76,8 @@ export interface Services {
   notificationTemplates: NotificationTemplates;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** The audit log: its reading, and the writer of the per-request recording (platform/http/audit-recording.ts). */
+  auditLog: AuditLog;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -239,6 +242,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       timeoutMs: config.webhookTimeoutMs,
       guard: { allowPrivateUrls: config.allowPrivateUrls },
     }),
+    auditLog: createAuditLog(db),
   };
   const orderEdits = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
 

@@ -15,7 +15,9 @@ export function findSession(db: Executor, tokenHash: Buffer) {
     .innerJoin('admin_user_stores as a', (join) =>
       join.onRef('a.admin_user_id', '=', 's.admin_user_id').onRef('a.store_id', '=', 's.store_id'),
     )
+    .innerJoin('admin_users as u', 'u.id', 's.admin_user_id')
     .select(['s.id', 's.admin_user_id', 's.store_id'])
+    .select(sql<string>`coalesce(u.name, u.email)`.as('actor_name'))
     .where('s.token_hash', '=', tokenHash)
     .where('s.expires_at', '>', sql<Date>`now()`)
     .executeTakeFirst();

@@ -57,6 +57,7 @@ export function createAdminService(deps: { db: Db; stores: StoresService; rateLi
         actor: { kind: 'admin_user', id: session.admin_user_id },
         source: 'admin',
         scopes: [...SCOPES],
+        actorName: session.actor_name,
       };
     },
 
