@@ -77,7 +77,7 @@ describe('writes with an API key', () => {
     const cases: Array<
       [
         string,
-        () => Promise<{ statusCode: number; json(): { data?: { id?: string } } }>,
+        () => Promise<{ statusCode: number; body: string; json(): { data?: { id?: string } } }>,
         string,
         string | ((body: { data?: { id?: string } }) => string | undefined),
       ]
