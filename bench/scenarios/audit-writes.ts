@@ -28,7 +28,7 @@ export const scenario: Scenario = {
     const durationSec = envNumber('BENCH_DURATION', 10);
     const connections = envNumber('BENCH_CONNECTIONS', 10);
     const rounds = Math.round(envNumber('BENCH_ROUNDS', 1));
-    const orderCount = Math.round(envNumber('BENCH_AUDIT_ORDERS', 20_000));
+    const orderCount = Math.round(envNumber('BENCH_AUDIT_ORDERS', 5_000));
     const notes: string[] = [];
     const { release, onExit } = cleanUpStack();
     try {
@@ -55,7 +55,7 @@ export const scenario: Scenario = {
       // run fulfils an order that can be fulfilled (a 409 would fail the bench).
       const seedStart = performance.now();
       const orderIds: string[] = [];
-      const PARALLEL = 16;
+      const PARALLEL = 32;
       for (let i = 0; i < orderCount; i += PARALLEL) {
         const batch = await Promise.all(
           Array.from({ length: Math.min(PARALLEL, orderCount - i) }, (_, n) =>
