@@ -129,7 +129,8 @@ export const scenario: Scenario = {
                 `BENCH_AUDIT_ORDERS (${orderCount}) is too small for ${result.totalRequests} fulfils`,
               );
             }
-            (runs[`${kind} ${which}`] ??= []).push(result);
+            const name = `${kind} ${which}`;
+            runs[name] = [...(runs[name] ?? []), result];
           }
         }
       }
