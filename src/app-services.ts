@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { type AdminService, createAdminService } from './modules/admin/index.js';
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/index.js';
+import { type AuditLog, createAuditLog } from './modules/audit/index.js';
 import { type CartsService, createCartsService } from './modules/carts/index.js';
 import {
   type CategoriesService,
@@ -41,13 +42,13 @@ import {
   type PaymentsService,
 } from './modules/payments/index.js';
 import { createRegionsService, type RegionsService } from './modules/regions/index.js';
-import { createTeamService, type TeamService } from './modules/team/index.js';
 import {
   createStoreLifecycle,
   createStoresService,
   type StoreLifecycle,
   type StoresService,
 } from './modules/stores/index.js';
+import { createTeamService, type TeamService } from './modules/team/index.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService } from './modules/wishlist/index.js';
 import { ChangeCounter } from './platform/change-counter.js';
@@ -88,6 +89,8 @@ export interface Services {
   storeLifecycle: StoreLifecycle;
   /** The platform's operators: their sign-in and the store list (suspension and deletion through storeLifecycle). */
   operators: OperatorsService;
+  /** The audit log: its reading, and the writer of the per-request recording (platform/http/audit-recording.ts). */
+  auditLog: AuditLog;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -265,6 +268,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       logger: deps.logger,
     }),
     operators: createOperatorsService({ db, rateLimits: deps.rateLimitStore, lifecycle: storeLifecycle }),
+    auditLog: createAuditLog(db),
   };
   const orderEdits = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
   return { services, storage, catalogChanges, orderEdits, admin };
