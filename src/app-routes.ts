@@ -24,6 +24,7 @@ import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js
 import { regionsRoutes } from './modules/regions/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { storeApiRoutes, storesRoutes } from './modules/stores/index.js';
+import { invitationRoutes, teamRoutes } from './modules/team/index.js';
 import { webhooksRoutes } from './modules/webhooks/index.js';
 import { wishlistRoutes } from './modules/wishlist/index.js';
 import { createCursorCodec } from './platform/http/cursor.js';
@@ -96,7 +97,14 @@ export async function registerRoutes(
     secureCookies,
     signedInRoutes: async (signedIn) => {
       await signedIn.register(storesRoutes, { stores });
+      await signedIn.register(teamRoutes, { team: services.team });
     },
+  });
+  await server.register(invitationRoutes, {
+    prefix: '/api/admin',
+    team: services.team,
+    trustedOrigins,
+    secureCookies,
   });
   await server.register(adminDashboardRoutes);
   await server.register(customerAuthRoutes, {

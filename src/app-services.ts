@@ -41,6 +41,7 @@ import {
 } from './modules/payments/index.js';
 import { createRegionsService, type RegionsService } from './modules/regions/index.js';
 import { createStoresService, type StoresService } from './modules/stores/index.js';
+import { createTeamService, type TeamService } from './modules/team/index.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService } from './modules/wishlist/index.js';
 import { ChangeCounter } from './platform/change-counter.js';
@@ -75,6 +76,8 @@ export interface Services {
   notificationTemplates: NotificationTemplates;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** The store's members, their permissions and invitations (contract §14). */
+  team: TeamService;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -201,6 +204,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     logger: deps.logger,
   });
   const checkout = createCheckoutService({ db, ...pricing, customers, orders, payments });
+  const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
   const services: Services = {
     stores,
     customers,
@@ -239,9 +243,16 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       timeoutMs: config.webhookTimeoutMs,
       guard: { allowPrivateUrls: config.allowPrivateUrls },
     }),
+    team: createTeamService({
+      db,
+      stores,
+      admin,
+      mailer,
+      rateLimits: deps.rateLimitStore,
+      publicUrl: config.publicUrl,
+      logger: deps.logger,
+    }),
   };
   const orderEdits = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
-
-  const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
   return { services, storage, catalogChanges, orderEdits, admin };
 }

@@ -21,7 +21,8 @@ const USAGE = `Usage: emporium <command> [options]   (all commands accept --json
   worker                              run the background worker alone (webhooks, push notifications)
   migrate                             apply pending database migrations
   store create --slug S --name N [--currency USD] [--timezone UTC]
-  user create --email E --password P --store S
+  user create --email E --password P --store S [--role owner|staff] [--permissions a,b|all]
+                                      an owner by default; an existing user joins the store
   api-key create --store S --scopes a,b|all [--name N]
   api-key list --store S
   api-key revoke --id ID
@@ -97,6 +98,8 @@ async function run(argv: string[]): Promise<void> {
       password: { type: 'string' },
       store: { type: 'string' },
       scopes: { type: 'string' },
+      role: { type: 'string' },
+      permissions: { type: 'string' },
       id: { type: 'string' },
       customers: { type: 'string' },
       products: { type: 'string' },
@@ -157,17 +160,29 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'user create': {
+      const role = flags.role ?? 'owner';
+      if (role !== 'owner' && role !== 'staff') throw new UsageError('--role must be owner or staff');
+      const permissionsFlag = typeof flags.permissions === 'string' ? flags.permissions : '';
+      if (role === 'owner' && permissionsFlag) throw new UsageError('--permissions is for --role staff');
       const user = await withServices(config, logger, (app) =>
-        app.services.stores.createAdminUser({
+        app.services.team.createMember({
           email: required(flags, 'email'),
           password: required(flags, 'password'),
           storeSlug: required(flags, 'store'),
+          role,
+          permissions:
+            permissionsFlag === 'all'
+              ? 'all'
+              : permissionsFlag
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter(Boolean),
         }),
       );
       output(
         json,
-        { user: { id: user.id, email: user.email, store_id: user.store_id } },
-        `created user ${user.email}`,
+        { user: { id: user.id, email: user.email, store_id: user.store_id, role: user.role } },
+        `${user.existing ? 'added existing user' : 'created user'} ${user.email} (${user.role})`,
       );
       return;
     }

@@ -115,7 +115,7 @@ describe('emporium CLI (--json)', () => {
       's',
     ];
     expect(await runCliJson(args, env)).toEqual({
-      user: { id: expect.stringMatching(UUID), email: 'owner@example.com', store_id: state.storeId },
+      user: { id: expect.stringMatching(UUID), email: 'owner@example.com', store_id: state.storeId, role: 'owner' },
     });
     expect(failure(await runCli([...args, '--json'], env))).toEqual({
       exitCode: 1,

@@ -1,3 +1,9 @@
 export { adminRoutes } from './admin.routes.js';
-export { type AdminService, createAdminService, pruneExpiredAdminSessions } from './admin.service.js';
+export { AdminSession, type AdminSessionView, adminSessionBody } from './admin.schemas.js';
+export {
+  type AdminService,
+  createAdminService,
+  effectiveScopes,
+  pruneExpiredAdminSessions,
+} from './admin.service.js';
 export { adminDashboardRoutes } from './admin.static.js';

@@ -22,3 +22,4 @@ export {
   type StoresOptions,
   type StoresService,
 } from './stores.service.js';
+export type { MemberRole } from './stores.tables.js';

@@ -263,7 +263,7 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
         await stores.replacePasswordHash(db, user.id, stored, await hashPassword(password));
       }
       await stores.touchAdminLogin(db, user.id);
-      return { id: user.id, email: user.email };
+      return { id: user.id, email: user.email, name: user.name };
     },
 
     storesOfAdmin: (adminUserId: string) => stores.storesOfAdmin(db, adminUserId),
