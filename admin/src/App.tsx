@@ -64,18 +64,34 @@ const ROUTES: {
   { pattern: '/orders/:id', need: read('orders'), render: (p) => <OrderDetailPage id={p.id as string} /> },
   { pattern: '/products', need: read('products'), render: () => <ProductsPage /> },
   { pattern: '/products/new', need: { scope: 'products:write' }, render: () => <ProductEditPage /> },
-  { pattern: '/products/:id', need: read('products'), render: (p) => <ProductEditPage id={p.id as string} /> },
+  {
+    pattern: '/products/:id',
+    need: read('products'),
+    render: (p) => <ProductEditPage id={p.id as string} />,
+  },
   { pattern: '/categories', need: read('products'), render: () => <CategoriesPage /> },
   { pattern: '/discounts', need: read('discounts'), render: () => <DiscountsPage /> },
   { pattern: '/customers', need: read('customers'), render: () => <CustomersPage /> },
-  { pattern: '/customers/:id', need: read('customers'), render: (p) => <CustomerDetailPage id={p.id as string} /> },
+  {
+    pattern: '/customers/:id',
+    need: read('customers'),
+    render: (p) => <CustomerDetailPage id={p.id as string} />,
+  },
   { pattern: '/webhooks', need: read('webhooks'), render: () => <WebhooksPage /> },
-  { pattern: '/webhooks/:id', need: read('webhooks'), render: (p) => <WebhookDetailPage id={p.id as string} /> },
+  {
+    pattern: '/webhooks/:id',
+    need: read('webhooks'),
+    render: (p) => <WebhookDetailPage id={p.id as string} />,
+  },
   { pattern: '/settings', need: read('settings'), render: () => <SettingsPage /> },
   { pattern: '/settings/shipping', need: read('settings'), render: () => <ShippingPage /> },
   { pattern: '/settings/taxes', need: read('settings'), render: () => <TaxesPage /> },
   { pattern: '/settings/notifications', need: read('settings'), render: () => <NotificationsPage /> },
-  { pattern: '/settings/notifications/:kind', need: read('settings'), render: (p) => <TemplateEditorPage kind={p.kind as string} /> },
+  {
+    pattern: '/settings/notifications/:kind',
+    need: read('settings'),
+    render: (p) => <TemplateEditorPage kind={p.kind as string} />,
+  },
   { pattern: '/settings/staff', need: OWNER, render: () => <StaffPage /> },
   { pattern: '/activity', need: OWNER, render: () => <ActivityPage /> },
 ];
@@ -215,7 +231,9 @@ function Gate() {
   const { path } = useLocation();
   const invite = matchPath('/invite/:token', path);
   if (invite) {
-    return <AcceptInvitePage token={invite.token as string} onAccepted={() => navigate('/', { replace: true })} />;
+    return (
+      <AcceptInvitePage token={invite.token as string} onAccepted={() => navigate('/', { replace: true })} />
+    );
   }
   return (
     <SessionGate

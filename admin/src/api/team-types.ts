@@ -1,32 +1,19 @@
 /**
- * The team and audit shapes the dashboard uses (contract §14, as the helpers agreed them). Written by
- * hand until the server's document has them; then named over ./schema.ts like ./types.ts.
+ * The team and audit shapes the dashboard uses (contract §14), named over the types generated from the
+ * server's route schemas (./schema.ts) as ./types.ts does.
  */
-import type { Role } from '../lib/permissions';
+import type { paths } from './schema';
 
-export interface Member {
-  user_id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  permissions: string[];
-  joined_at: string;
-}
+type Json<R extends { content: { 'application/json': unknown } }> = R['content']['application/json'];
+type Data<Op extends { responses: { 200: { content: { 'application/json': { data: unknown } } } } }> = Json<
+  Op['responses'][200]
+>['data'];
 
-export interface Invitation {
-  id: string;
-  email: string;
-  permissions: string[];
-  expires_at: string;
-  created_at: string;
-}
+export type Member = Data<paths['/api/admin/staff']['get']>[number];
+export type Invitation = Data<paths['/api/admin/staff/invitations']['get']>[number];
+export type InvitationPreview = Data<paths['/api/admin/invitations/{token}']['get']>;
 
-export interface InvitationPreview {
-  store: { name: string; slug: string };
-  email: string;
-  existing_user: boolean;
-}
-
+/** Written by hand until the audit log's route is in the document (its agreed shape). */
 export interface AuditEntry {
   id: string;
   actor: { type: 'user' | 'api_key' | 'system'; id: string | null; name: string | null };
@@ -35,10 +22,4 @@ export interface AuditEntry {
   resource_id: string | null;
   ip: string | null;
   created_at: string;
-}
-
-/** What /api/admin/me and the sign-in answers add for teams. */
-export interface Membership {
-  role: Role;
-  permissions: string[];
 }

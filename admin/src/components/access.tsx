@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { refusal, type Requirement } from '../lib/permissions';
+import { type Requirement, refusal } from '../lib/permissions';
 import { Link } from '../lib/router';
 import { useCan } from '../session';
 import { Empty, PageHeader } from './ui';

@@ -75,5 +75,7 @@ export function describePermissions(permissions: readonly string[], scopes: read
     .map((g) => ({ ...g, scopes: g.scopes.filter((s) => permissions.includes(s.scope)) }))
     .filter((g) => g.scopes.length > 0);
   if (groups.length === 0) return 'No permissions';
-  return groups.map((g) => `${g.label} (${g.scopes.map((s) => s.label.toLowerCase()).join(', ')})`).join(', ');
+  return groups
+    .map((g) => `${g.label} (${g.scopes.map((s) => s.label.toLowerCase()).join(', ')})`)
+    .join(', ');
 }

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client';
 import type { AuditEntry, Member } from '../../api/team-types';
 import type { ApiKey } from '../../api/types';
@@ -43,29 +43,33 @@ export function ActivityPage() {
     (signal) => api.get<AuditPage>('/api/v1/audit-log', auditQuery(filters, timeZone), signal),
     [filters, timeZone],
   );
-  const members = useResource((signal) => api.get<{ data: Member[] }>('/api/admin/staff', undefined, signal), []);
-  const keys = useResource((signal) => api.get<{ data: ApiKey[] }>('/api/admin/api-keys', undefined, signal), []);
-  const [more, setMore] = useState<AuditPage[]>([]);
+  const members = useResource(
+    (signal) => api.get<{ data: Member[] }>('/api/admin/staff', undefined, signal),
+    [],
+  );
+  const keys = useResource(
+    (signal) => api.get<{ data: ApiKey[] }>('/api/admin/api-keys', undefined, signal),
+    [],
+  );
+  // The pages after the first, kept with the first page they follow: a new first page (other filters,
+  // a reload) starts the list again.
+  const [more, setMore] = useState<{ after: AuditPage; pages: AuditPage[] }>();
   const [loadingMore, setLoadingMore] = useState(false);
   const [moreError, setMoreError] = useState<unknown>();
 
-  // A new first page (other filters, a reload) starts the list again.
-  useEffect(() => {
-    setMore([]);
-    setMoreError(undefined);
-  }, [first.data]);
-
-  const pages = first.data ? [first.data, ...more] : [];
+  const following = more && more.after === first.data ? more.pages : [];
+  const pages = first.data ? [first.data, ...following] : [];
   const entries = pages.flatMap((p) => p.data);
   const cursor = pages.at(-1)?.next_cursor ?? null;
 
   const loadMore = async () => {
-    if (!cursor) return;
+    const after = first.data;
+    if (!cursor || !after) return;
     setLoadingMore(true);
     setMoreError(undefined);
     try {
       const page = await api.get<AuditPage>('/api/v1/audit-log', auditQuery(filters, timeZone, cursor));
-      setMore((m) => [...m, page]);
+      setMore({ after, pages: [...following, page] });
     } catch (reason) {
       setMoreError(reason);
     } finally {

@@ -54,8 +54,8 @@ export function AcceptInvitePage({ token, onAccepted }: { token: string; onAccep
         {gone ? (
           <div className="stack" role="alert">
             <p>
-              <strong>This invitation can no longer be used.</strong> It was already accepted, withdrawn or
-              is more than 7 days old. Ask the store's owner to invite you again.
+              <strong>This invitation can no longer be used.</strong> It was already accepted, withdrawn or is
+              more than 7 days old. Ask the store's owner to invite you again.
             </p>
             <Link to="/">Sign in</Link>
           </div>

@@ -76,9 +76,12 @@ export function EditPermissionsModal({
     setBusy(true);
     setError(undefined);
     try {
-      const res = await api.patch<{ data: Member }>(`/api/admin/staff/${encodeURIComponent(member.user_id)}`, {
-        permissions,
-      });
+      const res = await api.patch<{ data: Member }>(
+        `/api/admin/staff/${encodeURIComponent(member.user_id)}`,
+        {
+          permissions,
+        },
+      );
       onSaved(res.data);
     } catch (reason) {
       setError(reason);

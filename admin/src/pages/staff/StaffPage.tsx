@@ -110,7 +110,10 @@ export function StaffPage() {
                       {m.name ? <div className="hint">{m.email}</div> : null}
                     </td>
                     <td data-label="Role">
-                      <Badge value={m.role === 'owner' ? 'active' : 'draft'} label={m.role === 'owner' ? 'Owner' : 'Staff'} />
+                      <Badge
+                        value={m.role === 'owner' ? 'active' : 'draft'}
+                        label={m.role === 'owner' ? 'Owner' : 'Staff'}
+                      />
                     </td>
                     <td data-label="Permissions" className="scopes">
                       {m.role === 'owner' ? 'Everything' : describePermissions(m.permissions, SCOPES)}
@@ -119,10 +122,18 @@ export function StaffPage() {
                     <td className="row-actions">
                       {m.role === 'staff' && m.user_id !== session.user.id ? (
                         <>
-                          <Button variant="link" onClick={() => setEditing(m)} aria-label={`Edit permissions of ${who(m)}`}>
+                          <Button
+                            variant="link"
+                            onClick={() => setEditing(m)}
+                            aria-label={`Edit permissions of ${who(m)}`}
+                          >
                             Edit permissions
                           </Button>
-                          <Button variant="link" onClick={() => void remove(m)} aria-label={`Remove ${who(m)}`}>
+                          <Button
+                            variant="link"
+                            onClick={() => void remove(m)}
+                            aria-label={`Remove ${who(m)}`}
+                          >
                             Remove
                           </Button>
                         </>
@@ -164,7 +175,11 @@ export function StaffPage() {
                     </td>
                     <td data-label="Expires">{formatDateTime(i.expires_at)}</td>
                     <td className="row-actions">
-                      <Button variant="link" onClick={() => void revoke(i)} aria-label={`Withdraw the invitation to ${i.email}`}>
+                      <Button
+                        variant="link"
+                        onClick={() => void revoke(i)}
+                        aria-label={`Withdraw the invitation to ${i.email}`}
+                      >
                         Withdraw
                       </Button>
                     </td>
