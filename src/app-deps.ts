@@ -22,4 +22,6 @@ export interface AppDeps {
    * changes drop its cached answers; others' show within the caches' TTL.
    */
   pool?: pg.Pool;
+  /** `off`: writes leave no audit row. For the audit bench's baseline only (bench/scenarios/audit-writes.ts), never a deployment. */
+  auditLog?: 'off';
 }

@@ -4,6 +4,7 @@ import type { AppDeps } from './app-deps.js';
 import type { Wiring } from './app-services.js';
 import { adminDashboardRoutes, adminRoutes } from './modules/admin/index.js';
 import { analyticsRoutes } from './modules/analytics/index.js';
+import { auditRoutes } from './modules/audit/index.js';
 import { cartsRoutes, customerCartRoutes } from './modules/carts/index.js';
 import { categoriesRoutes, productsRoutes } from './modules/catalog/index.js';
 import { checkoutRoutes } from './modules/checkout/index.js';
@@ -66,6 +67,8 @@ export async function registerRoutes(
     resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
     rateLimit: { store: deps.rateLimitStore, perMinute: config.rateLimitPerMinute },
     admin: { resolveSession: (token: string) => admin.resolveSession(token), trustedOrigins },
+    // Every write behind this guard (/api/v1, /api/admin) leaves its audit row (off only in the audit bench's baseline).
+    audit: deps.auditLog === 'off' ? undefined : { write: services.auditLog.write, db },
   };
   await server.register(
     async (v1) => {
@@ -86,6 +89,7 @@ export async function registerRoutes(
       await v1.register(notificationResendRoutes, { resender: services.notificationResends });
       await v1.register(notificationLogRoutes, { log: services.notificationLog });
       await v1.register(notificationTemplatesRoutes, { templates: services.notificationTemplates });
+      await v1.register(auditRoutes, { auditLog: services.auditLog, cursors });
     },
     { prefix: '/api/v1' },
   );

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from './app-deps.js';
 import { type AdminService, createAdminService } from './modules/admin/index.js';
 import { type AnalyticsService, createAnalyticsService } from './modules/analytics/index.js';
+import { type AuditLog, createAuditLog } from './modules/audit/index.js';
 import { type CartsService, createCartsService } from './modules/carts/index.js';
 import {
   type CategoriesService,
@@ -78,6 +79,8 @@ export interface Services {
   backInStock: BackInStockService;
   /** The store's members, their permissions and invitations (contract §14). */
   team: TeamService;
+  /** The audit log: its reading, and the writer of the per-request recording (platform/http/audit-recording.ts). */
+  auditLog: AuditLog;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -252,6 +255,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       publicUrl: config.publicUrl,
       logger: deps.logger,
     }),
+    auditLog: createAuditLog(db),
   };
   const orderEdits = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
   return { services, storage, catalogChanges, orderEdits, admin };

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { pruneExpiredAdminSessions } from './modules/admin/index.js';
+import { auditLogRetention } from './modules/audit/index.js';
 import { cartExpiryTask } from './modules/carts/index.js';
 import { createCategoriesService, createProductsService } from './modules/catalog/index.js';
 import { pruneExpiredLogins } from './modules/customer-accounts/index.js';
@@ -204,6 +205,7 @@ export function startBackgroundWorker(input: {
   runner.every(webhookLogRetention(input.db, logger));
   runner.every(notificationLogRetention(input.db, logger));
   runner.every(pushLogRetention(input.db, logger));
+  runner.every(auditLogRetention(input.db, logger, { batchSize: input.prune?.batchSize }));
   runner.every(
     cartExpiryTask(input.db, logger, { everyMs: input.cartExpiry?.everyMs, batchSize: PRUNE_BATCH }),
   );

@@ -6,6 +6,7 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
 import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
+import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { CategoryCreateBody, CategoryUpdateBody } from './catalog.schemas.js';
 import * as repo from './categories.repository.js';
@@ -82,8 +83,10 @@ export function createCategoriesService(db: Db, changes?: ChangeCounter) {
       const { id } = await inTransaction(db, async (tx) => {
         await repo.lockCategoryNames(tx, ctx.storeId);
         await refuseSiblingName(tx, ctx.storeId, parentId, name);
+        const id = newId();
+        await recordIdempotentResource(tx, ctx.idempotency, { type: 'category', id });
         return repo.insertCategory(tx, {
-          id: newId(),
+          id,
           store_id: ctx.storeId,
           name,
           slug: input.slug ?? (await uniqueSlug(tx, ctx.storeId, slugify(input.name))),

@@ -103,7 +103,8 @@ export const notificationTemplatesRoutes: FastifyPluginAsyncTypebox<{ templates:
   app.post(
     `${BASE}/:kind/preview`,
     {
-      config: { scope: 'settings:write' },
+      // A preview stores nothing.
+      config: { scope: 'settings:write', audit: false },
       schema: {
         tags,
         operationId: 'previewNotificationTemplate',
@@ -122,7 +123,10 @@ export const notificationTemplatesRoutes: FastifyPluginAsyncTypebox<{ templates:
   app.post(
     `${BASE}/:kind/test`,
     {
-      config: { scope: 'settings:write' },
+      config: {
+        scope: 'settings:write',
+        audit: { action: 'notification_template.test', resourceType: 'notification_template' },
+      },
       schema: {
         tags,
         operationId: 'sendTestNotification',

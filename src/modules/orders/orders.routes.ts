@@ -202,7 +202,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
   app.post(
     '/orders/:id/edit-items',
     {
-      config: { scope: 'orders:write' },
+      config: { scope: 'orders:write', audit: { action: 'order.edit_items', resourceType: 'order' } },
       schema: {
         tags: ['Orders'],
         operationId: 'editOrderItems',
@@ -274,7 +274,7 @@ export const ordersRoutes: FastifyPluginAsyncTypebox<OrdersRoutesDeps> = async (
   app.post(
     '/orders/:id/mark-paid',
     {
-      config: { scope: 'orders:write' },
+      config: { scope: 'orders:write', audit: { action: 'order.mark_paid', resourceType: 'order' } },
       schema: {
         tags: ['Orders'],
         operationId: 'markOrderPaid',

@@ -34,7 +34,7 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServi
   app.put(
     '/payments/stripe',
     {
-      config: { scope: 'settings:write', ownerOnly: true },
+      config: { scope: 'settings:write', ownerOnly: true, audit: { resourceType: 'stripe_account' } },
       schema: {
         tags,
         operationId: 'connectStripe',
@@ -55,7 +55,7 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServi
   app.delete(
     '/payments/stripe',
     {
-      config: { scope: 'settings:write', ownerOnly: true },
+      config: { scope: 'settings:write', ownerOnly: true, audit: { resourceType: 'stripe_account' } },
       schema: {
         tags,
         operationId: 'disconnectStripe',

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
+import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { RegionsDeps } from './regions.deps.js';
 import type { TaxRegionCreateInput, TaxRegionUpdateInput } from './regions.schemas.js';
@@ -66,6 +67,7 @@ export function createTaxRegionsService({ db, changes }: RegionsDeps) {
             updated_at: now,
           });
           changes.bump(storeId);
+          await recordIdempotentResource(tx, ctx.idempotency, { type: 'tax_region', id: inserted.id });
           return inserted;
         });
         return taxRegionForMerchant(row);

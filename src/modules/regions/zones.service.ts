@@ -5,6 +5,7 @@ import type { RequestContext } from '../../platform/http/context.js';
 import { offsetOf, type PageRequest } from '../../platform/http/envelopes.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import { type IfMatch, nextVersionTime, requireMatch } from '../../platform/http/etag.js';
+import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import type { RegionsDeps } from './regions.deps.js';
 import type { ZoneCreateInput, ZoneUpdateInput } from './regions.schemas.js';
@@ -113,6 +114,7 @@ export function createZonesService({ db, changes, decimalsOf }: RegionsDeps) {
         await claim(tx, storeId, id, countries);
         await repo.replaceRates(tx, storeId, id, await rateRows(tx, storeId, id, rates, now));
         changes.bump(storeId);
+        await recordIdempotentResource(tx, ctx.idempotency, { type: 'shipping_zone', id });
       });
       return zoneView(storeId, id);
     },

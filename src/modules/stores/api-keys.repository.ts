@@ -12,7 +12,7 @@ export function findActiveApiKeyByHash(db: Executor, hash: Buffer) {
   return db
     .selectFrom('api_keys')
     .innerJoin('stores', 'stores.id', 'api_keys.store_id')
-    .select(['api_keys.id', 'api_keys.store_id', 'api_keys.scopes'])
+    .select(['api_keys.id', 'api_keys.store_id', 'api_keys.scopes', 'api_keys.name'])
     .where('api_keys.key_hash', '=', hash)
     .where('api_keys.revoked_at', 'is', null)
     .where('stores.status', '=', 'active')

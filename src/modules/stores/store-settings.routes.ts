@@ -50,7 +50,11 @@ function registerStoreSettings(
   app.patch(
     '/store',
     {
-      ...(scopes ? { config: { scope: scopes.write } } : {}),
+      // The same action from the dashboard and the API (its operationIds differ).
+      config: {
+        ...(scopes ? { scope: scopes.write } : {}),
+        audit: { action: 'store.update', resourceType: 'store' },
+      },
       schema: {
         tags,
         operationId: operationIds.patch,

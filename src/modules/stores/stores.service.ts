@@ -11,6 +11,7 @@ import {
   requireTag,
 } from '../../platform/http/etag.js';
 import { isScope, type Scope } from '../../platform/http/scopes.js';
+import { recordIdempotentResource } from '../../platform/idempotency.js';
 import { isUuid, newId } from '../../platform/ids.js';
 import { currencyDecimals } from '../../platform/money.js';
 import { TtlCache } from '../../platform/ttl-cache.js';
@@ -326,13 +327,17 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
     async createApiKey(storeId: string, input: { name?: string; scopes: string[] | 'all' }) {
       const scopes = parseScopes(input.scopes);
       const raw = generateApiKey();
-      const row = await keys.insertApiKey(db, {
-        id: newId(),
-        store_id: storeId,
-        name: input.name?.trim() || 'API key',
-        key_prefix: displayPrefix(raw),
-        key_hash: hashApiKey(raw),
-        scopes,
+      const id = newId();
+      const row = await inTransaction(db, async (tx) => {
+        await recordIdempotentResource(tx, undefined, { type: 'api_key', id }); // the audit row's resource
+        return keys.insertApiKey(tx, {
+          id,
+          store_id: storeId,
+          name: input.name?.trim() || 'API key',
+          key_prefix: displayPrefix(raw),
+          key_hash: hashApiKey(raw),
+          scopes,
+        });
       });
       return {
         key: raw,
@@ -372,6 +377,7 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
               actor: { kind: 'api_key', id: row.id },
               source: 'api',
               scopes: row.scopes.filter(isScope),
+              actorName: row.name,
             }
           : undefined;
         cache.set(hashHex, ctx);

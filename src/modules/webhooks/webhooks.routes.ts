@@ -133,7 +133,10 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.post(
     '/webhooks/:id/rotate-secret',
     {
-      config: { scope: 'webhooks:write' },
+      config: {
+        scope: 'webhooks:write',
+        audit: { action: 'webhook.rotate_secret', resourceType: 'webhook' },
+      },
       schema: {
         tags,
         operationId: 'rotateWebhookSecret',
@@ -176,7 +179,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
   app.post(
     '/webhooks/:id/test',
     {
-      config: { scope: 'webhooks:write' },
+      config: { scope: 'webhooks:write', audit: { action: 'webhook.test', resourceType: 'webhook' } },
       schema: {
         tags,
         operationId: 'sendTestWebhook',

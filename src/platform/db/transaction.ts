@@ -18,6 +18,36 @@ const openTransactions = new AsyncLocalStorage<TransactionState>();
 interface TransactionState {
   /** Run once the transaction has committed; dropped with an attempt that rolled back. */
   afterCommit: Array<() => void>;
+  /** Run when the attempt rolled back (or its commit failed). */
+  afterRollback: Array<() => void>;
+}
+
+/**
+ * Work that must commit with the first transaction of a unit of work (a request): the request's
+ * audit row (platform/audit-trail.ts). `ride` runs on that transaction just before its commit, after
+ * the work succeeded; what it writes commits or rolls back with the work.
+ */
+export interface CommitRider {
+  ride(tx: Tx): Promise<void>;
+  /** A transaction of the unit of work was a dry run (inRolledBackTransaction): it changed nothing. */
+  dryRun?(): void;
+}
+const commitRiders = new AsyncLocalStorage<CommitRider>();
+
+/** Runs `fn` so that every transaction it opens (inTransaction, inLongTransaction) carries `rider`. */
+export function runWithCommitRider<T>(rider: CommitRider, fn: () => T): T {
+  return commitRiders.run(rider, fn);
+}
+
+/** The transaction's work, then the rider of the unit of work it belongs to (if any), before the commit. */
+function withRider<T>(work: (tx: Tx) => Promise<T>): (tx: Tx) => Promise<T> {
+  const rider = commitRiders.getStore();
+  if (!rider) return work;
+  return async (tx) => {
+    const result = await work(tx);
+    await rider.ride(tx);
+    return result;
+  };
 }
 
 export function insideTransaction(): boolean {
@@ -36,10 +66,24 @@ export function afterCommit(effect: () => void): void {
   else effect();
 }
 
-/** Runs `work` marked as one transaction attempt, then its after-commit effects if it succeeded. */
+/**
+ * Runs `effect` if the transaction this code runs in rolls back (or fails to commit); dropped once it
+ * commits. Outside a transaction, never. Synchronous, must not throw.
+ */
+export function afterRollback(effect: () => void): void {
+  openTransactions.getStore()?.afterRollback.push(effect);
+}
+
+/** Runs `work` marked as one transaction attempt, then its after-commit (or after-rollback) effects. */
 async function runAttempt<T>(run: () => Promise<T>): Promise<T> {
-  const state: TransactionState = { afterCommit: [] };
-  const result = await openTransactions.run(state, run);
+  const state: TransactionState = { afterCommit: [], afterRollback: [] };
+  let result: T;
+  try {
+    result = await openTransactions.run(state, run);
+  } catch (error) {
+    for (const effect of state.afterRollback) effect();
+    throw error;
+  }
   for (const effect of state.afterCommit) effect();
   return result;
 }
@@ -71,7 +115,7 @@ const backoffMs = (attempt: number) => 10 * 2 ** (attempt - 1) * (0.5 + Math.ran
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runAttempt(() => db.transaction().execute(work));
+      return await runAttempt(() => db.transaction().execute(withRider(work)));
     } catch (error) {
       if (attempt >= TRANSACTION_ATTEMPTS || !isRetryableConflict(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, backoffMs(attempt)));
@@ -96,7 +140,10 @@ export async function inRolledBackTransaction<T>(db: Db, work: (tx: Tx) => Promi
       throw new RollBack(await work(tx));
     });
   } catch (outcome) {
-    if (outcome instanceof RollBack) return outcome.result as T;
+    if (outcome instanceof RollBack) {
+      commitRiders.getStore()?.dryRun?.();
+      return outcome.result as T;
+    }
     throw outcome;
   }
   throw new Error('inRolledBackTransaction: the transaction was not rolled back');
@@ -110,7 +157,7 @@ export function inLongTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Prom
   return runAttempt(() =>
     db.transaction().execute(async (tx) => {
       await sql`SET LOCAL statement_timeout = 0`.execute(tx);
-      return work(tx);
+      return withRider(work)(tx);
     }),
   );
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type AuditRecordingOptions, installAuditRecording } from './audit-recording.js';
 import { createAuthFailureThrottle } from './auth-failures.js';
 import type { RequestContext } from './context.js';
 import { readCookie } from './cookies.js';
@@ -20,6 +21,8 @@ export interface MerchantAuthOptions {
     /** Where the dashboard's cookie writes may come from (same-origin.ts). */
     trustedOrigins: TrustedOrigins;
   };
+  /** The audit log's recording of every write behind this guard (absent: none, as in the audit bench's baseline). */
+  audit?: AuditRecordingOptions;
 }
 
 export const ADMIN_COOKIE = 'emporium_admin';
@@ -32,6 +35,7 @@ const WINDOW_MS = 60_000;
  */
 export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthOptions): void {
   const failures = createAuthFailureThrottle(options.rateLimit.store);
+  if (options.audit) installAuditRecording(app, options.audit);
   /** Without an API key, the dashboard's cookie; its writes must pass the same-origin check. */
   async function adminContext(request: FastifyRequest): Promise<RequestContext | undefined> {
     const token = options.admin && readCookie(request.headers.cookie, ADMIN_COOKIE);
