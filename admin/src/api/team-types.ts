@@ -13,13 +13,5 @@ export type Member = Data<paths['/api/admin/staff']['get']>[number];
 export type Invitation = Data<paths['/api/admin/staff/invitations']['get']>[number];
 export type InvitationPreview = Data<paths['/api/admin/invitations/{token}']['get']>;
 
-/** Written by hand until the audit log's route is in the document (its agreed shape). */
-export interface AuditEntry {
-  id: string;
-  actor: { type: 'user' | 'api_key' | 'system'; id: string | null; name: string | null };
-  action: string;
-  resource_type: string;
-  resource_id: string | null;
-  ip: string | null;
-  created_at: string;
-}
+export type AuditEntry = Data<paths['/api/v1/audit-log']['get']>[number];
+export type AuditPage = Json<paths['/api/v1/audit-log']['get']['responses'][200]>;

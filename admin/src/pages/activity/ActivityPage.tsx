@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../../api/client';
-import type { AuditEntry, Member } from '../../api/team-types';
+import type { AuditEntry, AuditPage, Member } from '../../api/team-types';
 import type { ApiKey } from '../../api/types';
 import { Button, Empty, ErrorBanner, Loading, PageHeader, SelectField, TextField } from '../../components/ui';
 import { useResource } from '../../components/useResource';
@@ -9,13 +9,19 @@ import { Link } from '../../lib/router';
 import { useTimeZone } from '../../session';
 import { type AuditFilters, auditQuery, NO_FILTERS } from './audit-query';
 
-interface AuditPage {
-  data: AuditEntry[];
-  next_cursor: string | null;
-}
-
 /** Resource types offered before the log shows its own (the field takes any). */
-const COMMON_TYPES = ['order', 'product', 'category', 'discount', 'customer', 'webhook', 'api_key', 'staff'];
+const COMMON_TYPES = [
+  'order',
+  'product',
+  'category',
+  'discount',
+  'customer',
+  'webhook',
+  'api_key',
+  'staff',
+  'staff_invitation',
+  'store',
+];
 
 /** Where a resource of the log opens in the dashboard, for the kinds that have a page. */
 const PAGES: Record<string, string> = {
