@@ -170,14 +170,18 @@ export function ActivityPage() {
                 <tr key={e.id}>
                   <td data-label="When">{formatDateTime(e.created_at)}</td>
                   <td data-label="Who">
-                    {e.actor.name || e.actor.id || ACTOR_TYPES[e.actor.type]}
-                    <div className="hint">{ACTOR_TYPES[e.actor.type]}</div>
+                    <div>
+                      {e.actor.name || e.actor.id || ACTOR_TYPES[e.actor.type]}
+                      <div className="hint">{ACTOR_TYPES[e.actor.type]}</div>
+                    </div>
                   </td>
                   <td data-label="Action">
                     <code>{e.action}</code>
                   </td>
                   <td data-label="Resource">
-                    <Resource entry={e} />
+                    <div>
+                      <Resource entry={e} />
+                    </div>
                   </td>
                   <td data-label="Address">{e.ip ?? '—'}</td>
                 </tr>

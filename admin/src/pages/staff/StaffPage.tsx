@@ -106,14 +106,18 @@ export function StaffPage() {
                 {list.map((m) => (
                   <tr key={m.user_id}>
                     <td data-label="Member">
-                      <strong>{who(m)}</strong>
-                      {m.name ? <div className="hint">{m.email}</div> : null}
+                      <div>
+                        <strong>{who(m)}</strong>
+                        {m.name ? <div className="hint">{m.email}</div> : null}
+                      </div>
                     </td>
                     <td data-label="Role">
-                      <Badge
-                        value={m.role === 'owner' ? 'active' : 'draft'}
-                        label={m.role === 'owner' ? 'Owner' : 'Staff'}
-                      />
+                      <div>
+                        <Badge
+                          value={m.role === 'owner' ? 'active' : 'draft'}
+                          label={m.role === 'owner' ? 'Owner' : 'Staff'}
+                        />
+                      </div>
                     </td>
                     <td data-label="Permissions" className="scopes">
                       {m.role === 'owner' ? 'Everything' : describePermissions(m.permissions, SCOPES)}
@@ -167,8 +171,10 @@ export function StaffPage() {
                 {pending.map((i) => (
                   <tr key={i.id}>
                     <td data-label="E-mail">
-                      <strong>{i.email}</strong>
-                      <div className="hint">sent {formatDateTime(i.created_at)}</div>
+                      <div>
+                        <strong>{i.email}</strong>
+                        <div className="hint">sent {formatDateTime(i.created_at)}</div>
+                      </div>
                     </td>
                     <td data-label="Permissions" className="scopes">
                       {describePermissions(i.permissions, SCOPES)}
