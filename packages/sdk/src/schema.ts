@@ -600,15 +600,21 @@ export interface paths {
     get: operations['getStripeSettings'];
     /**
      * Connect Stripe: the secret and publishable keys and the webhook signing secret
-     * @description Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
+     * @description Owners alone manage payments: a staff member is refused even with `settings:write`. Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
      *
      *     Requires the `settings:write` scope.
+     *
+     *     Owners only: a staff member's dashboard session is refused (403).
      */
     put: operations['connectStripe'];
     post?: never;
     /**
      * Disconnect Stripe: checkout no longer offers it; payments already started still settle
-     * @description Requires the `settings:write` scope.
+     * @description Owners alone manage payments: a staff member is refused even with `settings:write`.
+     *
+     *     Requires the `settings:write` scope.
+     *
+     *     Owners only: a staff member's dashboard session is refused (403).
      */
     delete: operations['disconnectStripe'];
     options?: never;
