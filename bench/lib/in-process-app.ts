@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { buildApp } from '../../src/app.js';
+import { type AppDeps, buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrate.js';
@@ -30,6 +30,8 @@ export async function startAppOn(
   url: string,
   onExit: ReturnType<typeof cleanUpStack>['onExit'],
   poolSize: number,
+  /** Deps of the app beyond the defaults (the audit bench's `auditLog: 'off'` baseline). */
+  extra: Partial<AppDeps> = {},
 ) {
   const handle = openDatabase(url, { max: poolSize });
   onExit('app pool', () => handle.close());
@@ -51,6 +53,7 @@ export async function startAppOn(
     pool: handle.pool,
     logger: pino({ level: 'silent' }),
     rateLimitStore: new MemoryRateLimitStore(),
+    ...extra,
   });
   onExit('app', () => app.server.close());
   return { handle, app };

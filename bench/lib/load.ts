@@ -41,7 +41,7 @@ export interface LoadOptions {
   connections: number;
   durationSec: number;
   /** Default GET. */
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH';
   /** The request body (set the content-type header to match). */
   body?: string;
   /** Bodies to draw from at random, one per request (instead of `body`). */
