@@ -169,7 +169,7 @@ describe.skipIf(!hasChromium())('staff and the store switcher in Chromium', () =
     // The owner comes back to the page: the invitee is a member now, the invitation gone.
     await page.reload();
     await heading(page, 'Staff').waitFor();
-    expect(await page.getByText('No pending invitations').count()).toBe(1);
+    await page.getByText('No pending invitations').waitFor();
     const row = page.getByTestId('members').getByRole('row').filter({ hasText: STAFF });
     await row.getByText('Ada Lovelace').waitFor();
     await page.getByRole('button', { name: 'Edit permissions of Ada Lovelace' }).click();
@@ -195,7 +195,7 @@ describe.skipIf(!hasChromium())('staff and the store switcher in Chromium', () =
     await atBothWidths(page, 'remove-member');
     await confirm.getByRole('button', { name: 'Remove from the store' }).click();
     await page.getByRole('status').filter({ hasText: 'Ada Lovelace was removed from the store.' }).waitFor();
-    expect(await page.getByTestId('members').getByText(STAFF).count()).toBe(0);
+    await expect.poll(() => page.getByTestId('members').getByText(STAFF).count()).toBe(0);
 
     const p = invitee.page;
     await p.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Orders' }).click();
