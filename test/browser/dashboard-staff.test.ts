@@ -181,7 +181,7 @@ describe.skipIf(!hasChromium())('staff and the store switcher in Chromium', () =
       .getByRole('status')
       .filter({ hasText: 'The permissions of Ada Lovelace were saved.' })
       .waitFor();
-    expect(await row.textContent()).toContain('Products (view, edit)');
+    await row.getByText('Products (view, edit)').waitFor();
 
     const p = invitee.page;
     await p.goto(`${base}/admin/products`);
