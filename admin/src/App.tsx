@@ -1,13 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
 import type { StoreSettings } from './api/types';
+import { Refused } from './components/access';
 import { ConfirmProvider } from './components/dialogs';
+import { StoreSwitcher } from './components/StoreSwitcher';
 import { Empty } from './components/ui';
 import { isCurrent, matchPath } from './lib/path';
-import { Link, RouterProvider, useLocation } from './lib/router';
+import type { Requirement } from './lib/permissions';
+import { Link, navigate, RouterProvider, useLocation } from './lib/router';
+import { ActivityPage } from './pages/activity/ActivityPage';
 import { CategoriesPage } from './pages/categories/CategoriesPage';
 import { CustomerDetailPage } from './pages/customers/CustomerDetailPage';
 import { CustomersPage } from './pages/customers/CustomersPage';
 import { DiscountsPage } from './pages/discounts/DiscountsPage';
+import { AcceptInvitePage } from './pages/invite/AcceptInvitePage';
 import { OrderDetailPage } from './pages/orders/OrderDetailPage';
 import { OrdersPage } from './pages/orders/OrdersPage';
 import { OverviewPage } from './pages/overview/OverviewPage';
@@ -19,9 +24,10 @@ import { SettingsPage } from './pages/settings/SettingsPage';
 import { ShippingPage } from './pages/settings/shipping/ShippingPage';
 import { TaxesPage } from './pages/settings/taxes/TaxesPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
+import { StaffPage } from './pages/staff/StaffPage';
 import { WebhookDetailPage } from './pages/webhooks/WebhookDetailPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
-import { SessionGate, useSession } from './session';
+import { SessionGate, useCan, useSession } from './session';
 
 /**
  * The store's web shop: on its own domain when it has one (served on this dashboard's scheme, as the
@@ -41,33 +47,72 @@ const NAV = [
   { to: '/customers', label: 'Customers' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/settings', label: 'Settings' },
+  { to: '/activity', label: 'Activity' },
 ];
 
-const ROUTES: { pattern: string; render: (params: Record<string, string>) => React.ReactNode }[] = [
-  { pattern: '/', render: () => <OverviewPage /> },
-  { pattern: '/orders', render: () => <OrdersPage /> },
-  { pattern: '/orders/:id', render: (p) => <OrderDetailPage id={p.id as string} /> },
-  { pattern: '/products', render: () => <ProductsPage /> },
-  { pattern: '/products/new', render: () => <ProductEditPage /> },
-  { pattern: '/products/:id', render: (p) => <ProductEditPage id={p.id as string} /> },
-  { pattern: '/categories', render: () => <CategoriesPage /> },
-  { pattern: '/discounts', render: () => <DiscountsPage /> },
-  { pattern: '/customers', render: () => <CustomersPage /> },
-  { pattern: '/customers/:id', render: (p) => <CustomerDetailPage id={p.id as string} /> },
-  { pattern: '/webhooks', render: () => <WebhooksPage /> },
-  { pattern: '/webhooks/:id', render: (p) => <WebhookDetailPage id={p.id as string} /> },
-  { pattern: '/settings', render: () => <SettingsPage /> },
-  { pattern: '/settings/shipping', render: () => <ShippingPage /> },
-  { pattern: '/settings/taxes', render: () => <TaxesPage /> },
-  { pattern: '/settings/notifications', render: () => <NotificationsPage /> },
-  { pattern: '/settings/notifications/:kind', render: (p) => <TemplateEditorPage kind={p.kind as string} /> },
+const OWNER: Requirement = { owner: true };
+const read = (resource: string): Requirement => ({ scope: `${resource}:read` });
+
+/** Each page with what it needs (contract §14): the navigation hides the rest, and Routes refuses it. */
+const ROUTES: {
+  pattern: string;
+  need?: Requirement;
+  render: (params: Record<string, string>) => React.ReactNode;
+}[] = [
+  { pattern: '/', need: read('analytics'), render: () => <OverviewPage /> },
+  { pattern: '/orders', need: read('orders'), render: () => <OrdersPage /> },
+  { pattern: '/orders/:id', need: read('orders'), render: (p) => <OrderDetailPage id={p.id as string} /> },
+  { pattern: '/products', need: read('products'), render: () => <ProductsPage /> },
+  { pattern: '/products/new', need: { scope: 'products:write' }, render: () => <ProductEditPage /> },
+  {
+    pattern: '/products/:id',
+    need: read('products'),
+    render: (p) => <ProductEditPage id={p.id as string} />,
+  },
+  { pattern: '/categories', need: read('products'), render: () => <CategoriesPage /> },
+  { pattern: '/discounts', need: read('discounts'), render: () => <DiscountsPage /> },
+  { pattern: '/customers', need: read('customers'), render: () => <CustomersPage /> },
+  {
+    pattern: '/customers/:id',
+    need: read('customers'),
+    render: (p) => <CustomerDetailPage id={p.id as string} />,
+  },
+  { pattern: '/webhooks', need: read('webhooks'), render: () => <WebhooksPage /> },
+  {
+    pattern: '/webhooks/:id',
+    need: read('webhooks'),
+    render: (p) => <WebhookDetailPage id={p.id as string} />,
+  },
+  { pattern: '/settings', need: read('settings'), render: () => <SettingsPage /> },
+  { pattern: '/settings/shipping', need: read('settings'), render: () => <ShippingPage /> },
+  { pattern: '/settings/taxes', need: read('settings'), render: () => <TaxesPage /> },
+  { pattern: '/settings/notifications', need: read('settings'), render: () => <NotificationsPage /> },
+  {
+    pattern: '/settings/notifications/:kind',
+    need: read('settings'),
+    render: (p) => <TemplateEditorPage kind={p.kind as string} />,
+  },
+  { pattern: '/settings/staff', need: OWNER, render: () => <StaffPage /> },
+  { pattern: '/activity', need: OWNER, render: () => <ActivityPage /> },
 ];
+
+/** What the page at `path` needs (the navigation shows an entry only to whom its page opens). */
+function needOf(path: string): Requirement | undefined {
+  return ROUTES.find((route) => matchPath(route.pattern, path))?.need;
+}
 
 function Routes() {
   const { path } = useLocation();
+  const can = useCan();
   for (const route of ROUTES) {
     const params = matchPath(route.pattern, path);
-    if (params) return <>{route.render(params)}</>;
+    if (!params) continue;
+    if (route.need && !can(route.need)) {
+      const title = NAV.find((item) => isCurrent(item.to, path))?.label ?? 'Dashboard';
+      const open = NAV.filter((item) => can(needOf(item.to)));
+      return <Refused title={title} need={route.need} open={open} />;
+    }
+    return <>{route.render(params)}</>;
   }
   return (
     <Empty title="This page does not exist">
@@ -78,6 +123,7 @@ function Routes() {
 
 function Shell() {
   const { session, store, signOut } = useSession();
+  const can = useCan();
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const main = useRef<HTMLElement>(null);
@@ -144,7 +190,7 @@ function Shell() {
         </button>
         <div className="brand">
           {store.logo ? <img src={store.logo} alt="" className="brand-logo" /> : null}
-          <span className="brand-name">{store.name}</span>
+          <StoreSwitcher />
         </div>
         <a className="btn btn-link view-shop" href={shopAddress(store)} target="_blank" rel="noopener">
           View shop<span className="visually-hidden"> (opens in a new tab)</span>
@@ -158,7 +204,7 @@ function Shell() {
       </header>
       <nav id="nav" ref={nav} className={`sidebar ${menuOpen ? 'open' : ''}`} aria-label="Dashboard">
         <ul>
-          {NAV.map((item) => (
+          {NAV.filter((item) => can(needOf(item.to))).map((item) => (
             <li key={item.to}>
               <Link to={item.to} aria-current={isCurrent(item.to, path) ? 'page' : undefined}>
                 {item.label}
@@ -180,14 +226,28 @@ function Shell() {
   );
 }
 
+/** The pages open without a session (an invitation's link), else the signed-in dashboard. */
+function Gate() {
+  const { path } = useLocation();
+  const invite = matchPath('/invite/:token', path);
+  if (invite) {
+    return (
+      <AcceptInvitePage token={invite.token as string} onAccepted={() => navigate('/', { replace: true })} />
+    );
+  }
+  return (
+    <SessionGate
+      signedIn={<Shell />}
+      signedOut={({ expired, onSignedIn }) => <SignInPage expired={expired} onSignedIn={onSignedIn} />}
+    />
+  );
+}
+
 export function App() {
   return (
     <RouterProvider>
       <ConfirmProvider>
-        <SessionGate
-          signedIn={<Shell />}
-          signedOut={({ expired, onSignedIn }) => <SignInPage expired={expired} onSignedIn={onSignedIn} />}
-        />
+        <Gate />
       </ConfirmProvider>
     </RouterProvider>
   );

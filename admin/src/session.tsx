@@ -2,6 +2,8 @@ import { createContext, type ReactNode, useCallback, useContext, useEffect, useS
 import { api, request, setUnauthorizedHandler } from './api/client';
 import type { Session, StoreSettings } from './api/types';
 import { setDisplayTimeZone } from './lib/format';
+import { type Access, allows, type Requirement } from './lib/permissions';
+import { navigate } from './lib/router';
 import { knownZone } from './lib/zoned-time';
 
 interface SessionState {
@@ -10,6 +12,8 @@ interface SessionState {
   /** Re-reads the store settings (after the settings page saved them). */
   setStore: (store: StoreSettings) => void;
   signOut: () => Promise<void>;
+  /** Signs in to another of the user's stores (POST /api/admin/auth/switch) and opens its overview. */
+  switchStore: (slug: string) => Promise<void>;
 }
 
 const SessionContext = createContext<SessionState | undefined>(undefined);
@@ -18,6 +22,18 @@ export function useSession(): SessionState {
   const value = useContext(SessionContext);
   if (!value) throw new Error('useSession outside a signed-in page');
   return value;
+}
+
+/** The signed-in user's role and permissions in this store. */
+export function useAccess(): Access {
+  const { session } = useSession();
+  return { role: session.role, permissions: session.permissions };
+}
+
+/** `const can = useCan(); can({ scope: 'orders:write' })`: whether to show what needs it. */
+export function useCan(): (need?: Requirement) => boolean {
+  const access = useAccess();
+  return (need) => allows(access, need);
 }
 
 /** The store's currency: every amount in the dashboard is shown in it. */
@@ -71,6 +87,15 @@ export function SessionGate({
     setStatus({ kind: 'signed-in', session, store: store.data });
   }, []);
 
+  const switchStore = useCallback(
+    async (slug: string) => {
+      const res = await api.post<{ data: Session }>('/api/admin/auth/switch', { store: slug });
+      await onSignedIn(res.data);
+      navigate('/');
+    },
+    [onSignedIn],
+  );
+
   const signOut = useCallback(async () => {
     try {
       await api.post('/api/admin/auth/logout');
@@ -99,6 +124,7 @@ export function SessionGate({
         store: status.store,
         setStore: (store) => setStatus({ ...status, store }),
         signOut,
+        switchStore,
       }}
     >
       {signedIn}

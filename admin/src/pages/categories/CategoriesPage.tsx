@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ApiError, api, type ListResult } from '../../api/client';
 import type { Category } from '../../api/types';
+import { Allowed } from '../../components/access';
 import { ModalForm, useConfirm } from '../../components/dialogs';
 import { StaleNotice } from '../../components/StaleNotice';
 import {
@@ -172,9 +173,11 @@ export function CategoriesPage() {
       <PageHeader
         title="Categories"
         actions={
-          <Button variant="primary" onClick={() => setEditing('new')}>
-            New category
-          </Button>
+          <Allowed need={{ scope: 'products:write' }}>
+            <Button variant="primary" onClick={() => setEditing('new')}>
+              New category
+            </Button>
+          </Allowed>
         }
       />
       {notice ? <Notice>{notice}</Notice> : null}

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ApiError, api, type ListResult } from '../../api/client';
 import type { Category, Discount, DiscountType } from '../../api/types';
+import { Allowed } from '../../components/access';
 import { ModalForm, useConfirm } from '../../components/dialogs';
 import { StaleNotice } from '../../components/StaleNotice';
 import {
@@ -299,9 +300,11 @@ export function DiscountsPage() {
       <PageHeader
         title="Discounts"
         actions={
-          <Button variant="primary" onClick={() => setEditing('new')}>
-            New discount
-          </Button>
+          <Allowed need={{ scope: 'discounts:write' }}>
+            <Button variant="primary" onClick={() => setEditing('new')}>
+              New discount
+            </Button>
+          </Allowed>
         }
       />
       {notice ? <Notice>{notice}</Notice> : null}

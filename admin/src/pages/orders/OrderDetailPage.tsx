@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ApiError, api, versionedRequest } from '../../api/client';
 import type { Order, Refund } from '../../api/types';
+import { Allowed } from '../../components/access';
 import { Badge, Button, Card, ErrorBanner, Loading, Notice, PageHeader } from '../../components/ui';
 import { useResource } from '../../components/useResource';
 import { customerName, formatDateTime } from '../../lib/format';
@@ -69,7 +70,7 @@ export function OrderDetailPage({ id }: { id: string }) {
       <PageHeader
         title={`Order #${o.order_number}`}
         actions={
-          <>
+          <Allowed need={{ scope: 'orders:write' }}>
             {canPay ? (
               <Button variant="primary" onClick={() => setAction('pay')}>
                 Mark as paid
@@ -87,7 +88,7 @@ export function OrderDetailPage({ id }: { id: string }) {
                 Cancel order
               </Button>
             ) : null}
-          </>
+          </Allowed>
         }
       >
         <div className="badges" data-testid="order-badges">

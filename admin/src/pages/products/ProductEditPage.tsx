@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { ApiError, api, type ListResult, type Versioned, versionedRequest } from '../../api/client';
 import type { Category, Product } from '../../api/types';
+import { Allowed } from '../../components/access';
 import { useConfirm } from '../../components/dialogs';
 import { StaleNotice } from '../../components/StaleNotice';
 import {
@@ -139,9 +140,11 @@ function ProductEditor({
         title={original ? original.name : 'New product'}
         actions={
           original ? (
-            <Button variant="danger" onClick={() => void remove()}>
-              Delete
-            </Button>
+            <Allowed need={{ scope: 'products:write' }}>
+              <Button variant="danger" onClick={() => void remove()}>
+                Delete
+              </Button>
+            </Allowed>
           ) : null
         }
       />
@@ -566,9 +569,11 @@ function ProductEditor({
           </Card>
           <div className="form-actions">
             <Button onClick={() => navigate('/products')}>Back</Button>
-            <Button type="submit" variant="primary" busy={busy}>
-              {original ? 'Save product' : 'Create product'}
-            </Button>
+            <Allowed need={{ scope: 'products:write' }}>
+              <Button type="submit" variant="primary" busy={busy}>
+                {original ? 'Save product' : 'Create product'}
+              </Button>
+            </Allowed>
           </div>
         </form>
         {original ? (

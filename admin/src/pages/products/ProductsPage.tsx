@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api, type ListResult } from '../../api/client';
 import type { Product } from '../../api/types';
+import { Allowed } from '../../components/access';
 import { Badge, Button, Empty, ErrorBanner, Loading, PageHeader, Pagination } from '../../components/ui';
 import { useResource } from '../../components/useResource';
 import { formatMoney } from '../../lib/money';
@@ -29,9 +30,11 @@ export function ProductsPage() {
       <PageHeader
         title="Products"
         actions={
-          <Button variant="primary" onClick={() => navigate('/products/new')}>
-            New product
-          </Button>
+          <Allowed need={{ scope: 'products:write' }}>
+            <Button variant="primary" onClick={() => navigate('/products/new')}>
+              New product
+            </Button>
+          </Allowed>
         }
       />
       <div className="toolbar">
@@ -71,9 +74,11 @@ export function ProductsPage() {
       {products.data && products.data.data.length === 0 ? (
         <Empty title={filtered ? 'No product matches' : 'No products yet'}>
           {filtered ? null : (
-            <Button variant="primary" onClick={() => navigate('/products/new')}>
-              Add your first product
-            </Button>
+            <Allowed need={{ scope: 'products:write' }}>
+              <Button variant="primary" onClick={() => navigate('/products/new')}>
+                Add your first product
+              </Button>
+            </Allowed>
           )}
         </Empty>
       ) : null}

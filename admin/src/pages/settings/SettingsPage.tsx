@@ -1,3 +1,4 @@
+import { Allowed } from '../../components/access';
 import { PageHeader } from '../../components/ui';
 import { ApiKeys } from './ApiKeys';
 import { AppConfigEditor } from './AppConfigEditor';
@@ -11,9 +12,14 @@ export function SettingsPage() {
       <PageHeader title="Settings" />
       <SettingsTabs />
       <StoreProfile />
-      <StripeSettings />
+      {/* Payments and API keys are the owner's alone (contract §14). */}
+      <Allowed need={{ owner: true }}>
+        <StripeSettings />
+      </Allowed>
       <AppConfigEditor />
-      <ApiKeys />
+      <Allowed need={{ owner: true }}>
+        <ApiKeys />
+      </Allowed>
     </div>
   );
 }

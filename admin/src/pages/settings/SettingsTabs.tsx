@@ -1,10 +1,12 @@
 import { Link, useLocation } from '../../lib/router';
+import { useAccess } from '../../session';
 
 const SECTIONS = [
   { to: '/settings', label: 'General' },
   { to: '/settings/shipping', label: 'Shipping' },
   { to: '/settings/taxes', label: 'Taxes' },
   { to: '/settings/notifications', label: 'Notifications' },
+  { to: '/settings/staff', label: 'Staff', ownerOnly: true },
 ];
 
 /**
@@ -13,10 +15,11 @@ const SECTIONS = [
  */
 export function SettingsTabs() {
   const { path } = useLocation();
+  const { role } = useAccess();
   return (
     <nav className="tabs" aria-label="Settings sections">
       <ul>
-        {SECTIONS.map((s) => (
+        {SECTIONS.filter((s) => !s.ownerOnly || role === 'owner').map((s) => (
           <li key={s.to}>
             <Link to={s.to} aria-current={path === s.to ? 'page' : undefined}>
               {s.label}

@@ -1,9 +1,9 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import { ApiError, request } from '../../api/client';
+import { ApiError, api, request } from '../../api/client';
 import type { Session } from '../../api/types';
 import { Button, ErrorBanner, Notice, TextField } from '../../components/ui';
 
-/** E-mail and password; the store slug only for users of several stores. */
+/** E-mail and password; then, for a user of several stores, the store to open (contract §14). */
 export function SignInPage({
   expired,
   onSignedIn,
@@ -13,7 +13,7 @@ export function SignInPage({
 }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [store, setStore] = useState('');
+  const [choosing, setChoosing] = useState<Session>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const emailRef = useRef<HTMLInputElement>(null);
@@ -32,15 +32,60 @@ export function SignInPage({
       const res = await request<{ data: Session }>(
         'POST',
         '/api/admin/auth/login',
-        { email: email.trim(), password, ...(store.trim() ? { store: store.trim() } : {}) },
+        { email: email.trim(), password },
         { quietUnauthorized: true },
       );
+      if (res.data.stores.length > 1) {
+        setChoosing(res.data);
+        setBusy(false);
+        return;
+      }
       await onSignedIn(res.data);
     } catch (reason) {
       setError(reason);
       setBusy(false);
     }
   };
+
+  const open = async (session: Session, slug: string) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      // The sign-in opened the first store; another one is a switch (a new session on it).
+      const chosen =
+        slug === session.store.slug
+          ? session
+          : (await api.post<{ data: Session }>('/api/admin/auth/switch', { store: slug })).data;
+      await onSignedIn(chosen);
+    } catch (reason) {
+      setError(reason);
+      setBusy(false);
+    }
+  };
+
+  if (choosing) {
+    return (
+      <div className="sign-in">
+        <div className="card sign-in-card stack">
+          <div>
+            <p className="eyebrow">Emporium</p>
+            <h1 id="choose-title">Choose a store</h1>
+          </div>
+          <ErrorBanner error={error} title="Could not open the store" />
+          <ul className="store-choices" aria-labelledby="choose-title">
+            {choosing.stores.map((s) => (
+              <li key={s.id}>
+                <Button onClick={() => void open(choosing, s.slug)} disabled={busy}>
+                  {s.name}
+                  <span className="hint"> · {s.role === 'owner' ? 'Owner' : 'Staff'}</span>
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    );
+  }
 
   const fieldError = (field: string) => (error instanceof ApiError ? error.fieldError(field) : undefined);
 
@@ -73,14 +118,6 @@ export function SignInPage({
           value={password}
           onChange={(e) => setPassword(e.target.value)}
           error={fieldError('password')}
-        />
-        <TextField
-          label="Store (optional)"
-          name="store"
-          hint="The store's slug, if your account manages several stores."
-          value={store}
-          onChange={(e) => setStore(e.target.value)}
-          error={fieldError('store')}
         />
         <Button type="submit" variant="primary" busy={busy}>
           Sign in

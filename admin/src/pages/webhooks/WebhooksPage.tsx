@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { ApiError, api, type ListResult } from '../../api/client';
 import type { Webhook } from '../../api/types';
+import { Allowed } from '../../components/access';
 import { ModalForm } from '../../components/dialogs';
 import {
   Badge,
@@ -105,9 +106,11 @@ export function WebhooksPage() {
       <PageHeader
         title="Webhooks"
         actions={
-          <Button variant="primary" onClick={() => setCreating(true)}>
-            New webhook
-          </Button>
+          <Allowed need={{ scope: 'webhooks:write' }}>
+            <Button variant="primary" onClick={() => setCreating(true)}>
+              New webhook
+            </Button>
+          </Allowed>
         }
       >
         <p className="subtitle">Signed HTTP POSTs to your systems when orders and stock change.</p>

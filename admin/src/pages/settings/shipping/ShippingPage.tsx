@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { api, type ListResult } from '../../../api/client';
 import type { ShippingZone } from '../../../api/types';
+import { Allowed } from '../../../components/access';
 import { useConfirm } from '../../../components/dialogs';
 import { Button, Empty, ErrorBanner, Loading, Notice, PageHeader, Pagination } from '../../../components/ui';
 import { useCountries } from '../../../components/useCountries';
@@ -55,9 +56,11 @@ export function ShippingPage() {
       <PageHeader
         title="Shipping"
         actions={
-          <Button variant="primary" onClick={() => setEditing('new')}>
-            New zone
-          </Button>
+          <Allowed need={{ scope: 'settings:write' }}>
+            <Button variant="primary" onClick={() => setEditing('new')}>
+              New zone
+            </Button>
+          </Allowed>
         }
       >
         <p className="subtitle">

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { api, type ListResult } from '../../../api/client';
 import type { TaxRegion } from '../../../api/types';
+import { Allowed } from '../../../components/access';
 import { useConfirm } from '../../../components/dialogs';
 import {
   Button,
@@ -71,9 +72,11 @@ export function TaxesPage() {
       <PageHeader
         title="Taxes"
         actions={
-          <Button variant="primary" onClick={() => setEditing('new')}>
-            New tax region
-          </Button>
+          <Allowed need={{ scope: 'settings:write' }}>
+            <Button variant="primary" onClick={() => setEditing('new')}>
+              New tax region
+            </Button>
+          </Allowed>
         }
       >
         <p className="subtitle">
