@@ -99,6 +99,7 @@ export async function registerRoutes(
     },
   });
   await server.register(adminDashboardRoutes);
+  await server.register(adminDashboardRoutes, { mount: '/operator', index: 'operator.html' });
   await server.register(customerAuthRoutes, {
     prefix: '/api/storefront',
     accounts: services.accounts,
