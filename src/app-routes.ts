@@ -19,6 +19,7 @@ import {
   notificationResendRoutes,
   notificationTemplatesRoutes,
 } from './modules/notifications/index.js';
+import { operatorRoutes } from './modules/operators/index.js';
 import { customerOrdersRoutes, ordersRoutes, refundsRoutes } from './modules/orders/index.js';
 import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js';
 import { regionsRoutes } from './modules/regions/index.js';
@@ -100,6 +101,13 @@ export async function registerRoutes(
   });
   await server.register(adminDashboardRoutes);
   await server.register(adminDashboardRoutes, { mount: '/operator', index: 'operator.html' });
+  await server.register(operatorRoutes, {
+    prefix: '/api/operator',
+    operators: services.operators,
+    trustedOrigins: trustedOriginsOf(config.publicUrl),
+    secureCookies,
+    cursors,
+  });
   await server.register(customerAuthRoutes, {
     prefix: '/api/storefront',
     accounts: services.accounts,

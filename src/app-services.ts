@@ -32,6 +32,7 @@ import {
   type NotificationTemplates,
   queueNotification,
 } from './modules/notifications/index.js';
+import { createOperatorsService, type OperatorsService } from './modules/operators/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
 import {
   createPaymentsService,
@@ -40,7 +41,12 @@ import {
   type PaymentsService,
 } from './modules/payments/index.js';
 import { createRegionsService, type RegionsService } from './modules/regions/index.js';
-import { createStoresService, type StoresService } from './modules/stores/index.js';
+import {
+  createStoreLifecycle,
+  createStoresService,
+  type StoreLifecycle,
+  type StoresService,
+} from './modules/stores/index.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService } from './modules/wishlist/index.js';
 import { ChangeCounter } from './platform/change-counter.js';
@@ -75,6 +81,10 @@ export interface Services {
   notificationTemplates: NotificationTemplates;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** Suspension and deletion of a store (contract §14), for operators and the CLI. */
+  storeLifecycle: StoreLifecycle;
+  /** The platform's operators: their sign-in and the store list (suspension and deletion through storeLifecycle). */
+  operators: OperatorsService;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -201,8 +211,10 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     logger: deps.logger,
   });
   const checkout = createCheckoutService({ db, ...pricing, customers, orders, payments });
+  const storeLifecycle = createStoreLifecycle({ db, stores });
   const services: Services = {
     stores,
+    storeLifecycle,
     customers,
     inventory,
     products,
@@ -239,6 +251,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       timeoutMs: config.webhookTimeoutMs,
       guard: { allowPrivateUrls: config.allowPrivateUrls },
     }),
+    operators: createOperatorsService({ db, rateLimits: deps.rateLimitStore, lifecycle: storeLifecycle }),
   };
   const orderEdits = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
 

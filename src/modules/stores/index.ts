@@ -4,6 +4,7 @@ registerConstraintConflict('stores_custom_domain_key', 'another store already us
 
 export { hostOfHeader } from './custom-domains.js';
 export { hashPassword, verifyPassword } from './passwords.js';
+export { DUMMY_HASH, needsRehash } from './passwords.js';
 export {
   DEFAULT_STORE_COLORS,
   STORE_COLOR_NAMES,
@@ -12,6 +13,7 @@ export {
   storeColors,
 } from './store-colors.js';
 export { parseScopes } from './store-input.js';
+export { createStoreLifecycle, type LifecycleOptions, type StoreLifecycle } from './store-lifecycle.js';
 export { storeApiRoutes } from './store-settings.routes.js';
 export { actorNames as storeActorNames } from './stores.repository.js';
 export { storesRoutes } from './stores.routes.js';

@@ -188,6 +188,12 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
      */
     slugOfCustomDomain: (host: string) => domains.slugOfDomain(host),
 
+    /** A store's status changed (store-lifecycle.ts): cached copies go, its domain serves only while active. */
+    storeStatusChanged(store: StoreRow) {
+      forgetStores();
+      domains.changed(store.id, store.slug, store.status === 'active' ? store.custom_domain : null);
+    },
+
     /** Ends the refreshes that `watchDomains` started. */
     stopCustomDomains: () => domains.stop(),
 
