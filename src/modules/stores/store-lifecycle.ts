@@ -98,7 +98,7 @@ export function createStoreLifecycle(deps: { db: Db; stores: StoresService }) {
     },
 
     /** Closes the store to everyone (shop, storefront, keys, sessions; webhooks and e-mails wait). */
-    suspend(storeId: string, reason: string, opts?: LifecycleOptions): Promise<StoreRow> {
+    async suspend(storeId: string, reason: string, opts?: LifecycleOptions): Promise<StoreRow> {
       const why = reason.trim();
       if (!why) throw invalidRequest('reason must not be empty', [{ field: 'reason', message: 'is empty' }]);
       if (why.length > MAX_REASON)
