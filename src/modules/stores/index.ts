@@ -3,8 +3,8 @@ import { registerConstraintConflict } from '../../platform/http/errors.js';
 registerConstraintConflict('stores_custom_domain_key', 'another store already uses this custom domain');
 
 export { hostOfHeader } from './custom-domains.js';
-export { hashPassword, verifyPassword } from './passwords.js';
-export { DUMMY_HASH, needsRehash } from './passwords.js';
+export { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+export { StoreClosedError } from './store-closed.js';
 export {
   DEFAULT_STORE_COLORS,
   STORE_COLOR_NAMES,
