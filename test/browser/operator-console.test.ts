@@ -36,7 +36,12 @@ describe.skipIf(!hasChromium())('the operator console', () => {
     const other = await createStoreWithKey(app, { slug: `bakery-${port}` });
     otherSlug = other.store.slug;
     const made = await createStoreWithKey(app, { slug: `lamps-${port}` });
-    target = { id: made.store.id, slug: made.store.slug, name: made.store.name };
+    await app.database.db
+      .updateTable('stores')
+      .set({ name: 'Lamp Lab' })
+      .where('id', '=', made.store.id)
+      .execute();
+    target = { id: made.store.id, slug: made.store.slug, name: 'Lamp Lab' };
     await app.services.stores.createAdminUser({
       email: 'owner@lamps.test',
       password: 'a long owner password',
@@ -148,6 +153,7 @@ describe.skipIf(!hasChromium())('the operator console', () => {
     await screenshot(page, 'operator-store-390');
     await page.getByRole('button', { name: 'Delete store…' }).click();
     await page.getByRole('dialog', { name: `Delete ${target.name}` }).waitFor();
+    expect(await page.evaluate("document.activeElement?.getAttribute('name')")).toBe('confirm-slug');
     await screenshot(page, 'operator-delete-dialog-390');
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });

@@ -1,4 +1,4 @@
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, api } from '../../api/client';
 import { Modal, ModalForm } from '../../components/dialogs';
 import { Button, ErrorBanner, TextAreaField, TextField } from '../../components/ui';
@@ -25,12 +25,16 @@ export function SuspendDialog({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const [missing, setMissing] = useState(false);
+  const field = useRef<HTMLTextAreaElement>(null);
 
+  // After the modal's own effect has opened it (a child's effect runs first): the reason takes the
+  // focus, not the close button the browser would pick.
   useEffect(() => {
     if (!open) return;
     setReason('');
     setError(undefined);
     setMissing(false);
+    field.current?.focus();
   }, [open]);
 
   const submit = async () => {
@@ -79,9 +83,10 @@ export function SuspendDialog({
         hint={`Required, at most ${REASON_MAX} characters.`}
         name="reason"
         rows={3}
-        required
+        // Our own message, in the page's style, rather than the browser's bubble.
+        aria-required="true"
         maxLength={REASON_MAX}
-        autoFocus
+        ref={field}
         value={reason}
         onChange={(e) => {
           setReason(e.target.value);
@@ -111,11 +116,13 @@ export function DeleteStoreDialog({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const matches = typed.trim() === store.slug;
+  const field = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     if (!open) return;
     setTyped('');
     setError(undefined);
+    field.current?.focus();
   }, [open]);
 
   const submit = async (event: FormEvent) => {
@@ -149,7 +156,7 @@ export function DeleteStoreDialog({
           autoComplete="off"
           autoCapitalize="off"
           spellCheck={false}
-          autoFocus
+          ref={field}
           value={typed}
           onChange={(e) => setTyped(e.target.value)}
         />
