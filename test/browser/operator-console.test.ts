@@ -33,6 +33,10 @@ describe.skipIf(!hasChromium())('the operator console', () => {
       .values({ id: crypto.randomUUID(), email: EMAIL, password_hash: await hashPassword(PASSWORD) })
       .execute();
 
+    // More stores than a page (50) holds, the oldest: "Load more" brings the last of them.
+    for (let i = 0; i < 50; i += 1) {
+      await app.services.stores.createStore({ slug: `filler-${i}-${port}`, name: `Filler ${i}` });
+    }
     const other = await createStoreWithKey(app, { slug: `bakery-${port}` });
     otherSlug = other.store.slug;
     const made = await createStoreWithKey(app, { slug: `lamps-${port}` });
@@ -104,6 +108,15 @@ describe.skipIf(!hasChromium())('the operator console', () => {
       expect.any(String),
     ]);
     await screenshot(page, 'operator-stores-1280');
+
+    // Newest first, 50 a page: the two oldest fillers come with "Load more", appended.
+    const rows = page.locator('tbody tr');
+    expect(await rows.count()).toBe(50);
+    expect(await page.getByRole('link', { name: 'Filler 0', exact: true }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.getByRole('link', { name: 'Filler 0', exact: true }).waitFor();
+    expect(await rows.count()).toBe(52);
+    expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
   });
 
   it('searches by slug and opens the store page', async () => {

@@ -114,10 +114,12 @@ export function StoresPage() {
               {stores.map((s) => (
                 <tr key={s.id}>
                   <td data-label="Store">
-                    <Link to={`/stores/${s.id}`} className="strong">
-                      {s.name}
-                    </Link>
-                    <div className="hint">{s.slug}</div>
+                    <div>
+                      <Link to={`/stores/${s.id}`} className="strong">
+                        {s.name}
+                      </Link>
+                      <div className="hint">{s.slug}</div>
+                    </div>
                   </td>
                   <td data-label="Owner" className="break-email">
                     {s.owner_email ?? '—'}
