@@ -21,7 +21,10 @@ export default async function setup(project: TestProject) {
   }
   // Screenshots of this run only.
   fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
-  if (!fs.existsSync(path.join(ROOT, 'admin/dist/index.html'))) {
+  // Both entries of the build: the dashboard and the operator console (a build older than the console
+  // has only the first).
+  const built = ['index.html', 'operator.html'].every((f) => fs.existsSync(path.join(ROOT, 'admin/dist', f)));
+  if (!built) {
     execFileSync(
       process.execPath,
       [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'admin/vite.config.ts'],

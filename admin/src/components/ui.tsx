@@ -238,6 +238,7 @@ const BADGE_TONES: Record<string, string> = {
   failed: 'bad',
   disabled: 'bad',
   out_of_stock: 'bad',
+  suspended: 'bad',
 };
 
 export function Badge({ value, label }: { value: string; label?: string }) {

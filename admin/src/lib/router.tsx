@@ -10,9 +10,13 @@ import {
 /**
  * A small history router for the dashboard under /admin: paths are written without the base
  * ("/orders/123"), links are real anchors (open in a new tab works), and the server answers every
- * /admin/* path with index.html.
+ * /admin/* path with index.html. The operator console sets its own base (/operator) before rendering.
  */
-export const BASE = '/admin';
+let BASE = '/admin';
+
+export function setRouterBase(base: '/admin' | '/operator'): void {
+  BASE = base;
+}
 
 function currentPath(): string {
   const path = window.location.pathname;

@@ -11,12 +11,14 @@ let dir: string;
 let server: FastifyInstance;
 let missing: FastifyInstance;
 const INDEX = '<!doctype html><script type="module" src="/admin/assets/index-abc123.js"></script>';
+const OPERATOR = '<!doctype html><script type="module" src="/admin/assets/operator-def456.js"></script>';
 
 beforeAll(async () => {
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'emporium-admin-static-'));
   const dist = path.join(dir, 'dist');
   await fs.mkdir(path.join(dist, 'assets'), { recursive: true });
   await fs.writeFile(path.join(dist, 'index.html'), INDEX);
+  await fs.writeFile(path.join(dist, 'operator.html'), OPERATOR);
   await fs.writeFile(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
   await fs.writeFile(path.join(dist, 'assets', 'index-abc123.css'), 'body{}');
   await fs.writeFile(path.join(dist, 'assets', '.hidden.js'), 'secret');
@@ -24,6 +26,7 @@ beforeAll(async () => {
   await fs.symlink(path.join(dir, 'secret.txt'), path.join(dist, 'assets', 'link.js'));
   server = createHttpServer(pino({ level: 'silent' }));
   await server.register(adminDashboardRoutes, { root: dist });
+  await server.register(adminDashboardRoutes, { root: dist, mount: '/operator', index: 'operator.html' });
   await server.ready();
   missing = createHttpServer(pino({ level: 'silent' }));
   await missing.register(adminDashboardRoutes, { root: path.join(dir, 'not-built') });
@@ -102,5 +105,33 @@ describe('the dashboard at /admin', () => {
     expect(res.statusCode).toBe(503);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.body).toContain('npm run build:admin');
+  });
+});
+
+describe('the operator console at /operator (the same build, its own entry)', () => {
+  it('answers /operator and its client-side routes with operator.html, with the same headers', async () => {
+    for (const url of ['/operator', '/operator/', '/operator/stores/0192-abc', '/operator/index.html']) {
+      const res = await server.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.body).toBe(OPERATOR);
+    }
+    // The dashboard keeps its own entry.
+    expect((await server.inject({ method: 'GET', url: '/admin/stores' })).body).toBe(INDEX);
+  });
+
+  it('never leaves the build folder, and /operatorx is not the console', async () => {
+    for (const url of [
+      '/operator/../secret.txt',
+      '/operator/assets/..%2F..%2Fsecret.txt',
+      '/operator/x.js',
+    ]) {
+      const res = await server.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain('top secret');
+    }
+    expect((await server.inject({ method: 'GET', url: '/operatorx' })).statusCode).toBe(404);
   });
 });

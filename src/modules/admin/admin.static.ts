@@ -40,16 +40,24 @@ Run <code>npm run build:admin</code> and reload this page (no restart needed).</
 export interface AdminDashboardOptions {
   /** The built dashboard (default: admin/dist of the repository). */
   root?: string;
+  /**
+   * Where the page is served (default /admin) and the build's HTML entry it answers with (default
+   * index.html): the operator console is the same build's second entry, operator.html at /operator.
+   */
+  mount?: '/admin' | '/operator';
+  index?: string;
 }
 
 /**
- * GET /admin and /admin/*: the dashboard's static files, sent by @fastify/static (ETag,
+ * GET /admin and /admin/* (or /operator and /operator/*): the dashboard's static files, sent by @fastify/static (ETag,
  * Last-Modified, 304, HEAD and ranges). A path naming a file of the build serves that file; any
  * other path without a file extension is a client-side route and gets index.html; a missing file
  * with an extension is 404. Without a build, a page saying how to make one (503).
  */
 export const adminDashboardRoutes: FastifyPluginAsync<AdminDashboardOptions> = async (app, options) => {
   const root = path.resolve(options.root ?? ADMIN_DIST);
+  const mount = options.mount ?? '/admin';
+  const indexFile = options.index ?? 'index.html';
   // sendFile only: the routes below decide what may be served.
   // Without a build the folder is missing: /admin then says how to build it (below), no warning.
   await app.register(fastifyStatic, { root, serve: false, suppressWarning: true });
@@ -67,7 +75,7 @@ export const adminDashboardRoutes: FastifyPluginAsync<AdminDashboardOptions> = a
   }
 
   async function serveIndex(request: FastifyRequest, reply: FastifyReply) {
-    const index = await fileInside(root, 'index.html');
+    const index = await fileInside(root, indexFile);
     if (index) return sendFile(reply, index, REVALIDATE);
     return reply
       .code(503)
@@ -79,7 +87,7 @@ export const adminDashboardRoutes: FastifyPluginAsync<AdminDashboardOptions> = a
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     // The raw path, not the decoded parameter: an encoded separator or dot segment is never a file.
     const rawPath = (request.raw.url ?? '').split('?')[0] ?? '';
-    const relative = rawPath.replace(/^\/admin\/?/, '');
+    const relative = rawPath.slice(mount.length).replace(/^\//, '');
     if (relative === '' || relative === 'index.html') return serveIndex(request, reply);
 
     const segments = relative.split('/');
@@ -96,7 +104,7 @@ export const adminDashboardRoutes: FastifyPluginAsync<AdminDashboardOptions> = a
   };
 
   // GET and HEAD declared together: Fastify's automatic HEAD route would read the whole file.
-  for (const url of ['/admin', '/admin/*']) {
+  for (const url of [mount, `${mount}/*`]) {
     app.route({ method: ['GET', 'HEAD'], url, schema: { hide: true }, handler });
   }
 };

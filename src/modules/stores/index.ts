@@ -4,6 +4,7 @@ registerConstraintConflict('stores_custom_domain_key', 'another store already us
 
 export { hostOfHeader } from './custom-domains.js';
 export { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+export { StoreClosedError } from './store-closed.js';
 export {
   DEFAULT_STORE_COLORS,
   STORE_COLOR_NAMES,

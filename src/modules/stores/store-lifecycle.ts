@@ -1,8 +1,9 @@
 import type { Db } from '../../platform/db/database.js';
 import { inTransaction } from '../../platform/db/transaction.js';
-import { conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
+import { AppError, conflict, invalidRequest, notFound } from '../../platform/http/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import { recordAudit } from '../audit/index.js';
+import { StoreClosedError, storeSuspended } from './store-closed.js';
 import * as stores from './stores.repository.js';
 import type { StoreRow, StoresService } from './stores.service.js';
 import type { StoreStatus } from './stores.tables.js';
@@ -63,9 +64,41 @@ export function createStoreLifecycle(deps: { db: Db; stores: StoresService }) {
     return row;
   }
 
+  /** The store's row as requests see it (cached 5 s, this process's changes at once); gone: undefined. */
+  async function storeOf(storeId: string): Promise<StoreRow | undefined> {
+    try {
+      return await deps.stores.getStore(storeId);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 404) return undefined;
+      throw error;
+    }
+  }
+
   return {
+    /**
+     * An API key's or dashboard session's context, if its store lets merchants in: a suspended
+     * store's is refused (403 saying why), a store being deleted has no credentials left (undefined:
+     * 401). On every request, after the key or session is known.
+     */
+    async admitMerchant<T extends { storeId: string }>(ctx: T | undefined): Promise<T | undefined> {
+      if (!ctx) return undefined;
+      const store = await storeOf(ctx.storeId);
+      if (!store || store.status === 'deleting') return undefined;
+      if (store.status === 'suspended') throw storeSuspended(store.suspension_reason);
+      return ctx;
+    },
+
+    /** A customer's (or mobile app's) session, if its store is open: a suspended store's is 503. */
+    async admitShopper<T extends { storeId: string }>(session: T | undefined): Promise<T | undefined> {
+      if (!session) return undefined;
+      const store = await storeOf(session.storeId);
+      if (!store || store.status === 'deleting') return undefined;
+      if (store.status === 'suspended') throw new StoreClosedError(store.name);
+      return session;
+    },
+
     /** Closes the store to everyone (shop, storefront, keys, sessions; webhooks and e-mails wait). */
-    suspend(storeId: string, reason: string, opts?: LifecycleOptions): Promise<StoreRow> {
+    async suspend(storeId: string, reason: string, opts?: LifecycleOptions): Promise<StoreRow> {
       const why = reason.trim();
       if (!why) throw invalidRequest('reason must not be empty', [{ field: 'reason', message: 'is empty' }]);
       if (why.length > MAX_REASON)
