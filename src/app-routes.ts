@@ -22,6 +22,7 @@ import {
 import { customerOrdersRoutes, ordersRoutes, refundsRoutes } from './modules/orders/index.js';
 import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js';
 import { regionsRoutes } from './modules/regions/index.js';
+import { onboardingRoutes, signupRoutes } from './modules/signup/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { storeApiRoutes, storesRoutes } from './modules/stores/index.js';
 import { webhooksRoutes } from './modules/webhooks/index.js';
@@ -96,7 +97,15 @@ export async function registerRoutes(
     secureCookies,
     signedInRoutes: async (signedIn) => {
       await signedIn.register(storesRoutes, { stores });
+      await signedIn.register(onboardingRoutes, { onboarding: services.onboarding });
     },
+  });
+  await server.register(signupRoutes, {
+    prefix: '/api/admin',
+    signup: services.signup,
+    admin,
+    trustedOrigins,
+    secureCookies,
   });
   await server.register(adminDashboardRoutes);
   await server.register(customerAuthRoutes, {

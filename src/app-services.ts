@@ -40,6 +40,12 @@ import {
   type PaymentsService,
 } from './modules/payments/index.js';
 import { createRegionsService, type RegionsService } from './modules/regions/index.js';
+import {
+  createOnboardingService,
+  createSignupService,
+  type OnboardingService,
+  type SignupService,
+} from './modules/signup/index.js';
 import { createStoresService, type StoresService } from './modules/stores/index.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService } from './modules/wishlist/index.js';
@@ -75,6 +81,9 @@ export interface Services {
   notificationTemplates: NotificationTemplates;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** Self-service sign-up (SIGNUP=open|closed) and the dashboard's onboarding checklist. */
+  signup: SignupService;
+  onboarding: OnboardingService;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -232,6 +241,16 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       catalog: products,
       limiter: createRequestLimiter(deps.rateLimitStore),
     }),
+    signup: createSignupService({
+      db,
+      mailer,
+      rateLimits: deps.rateLimitStore,
+      appSecret: appSecretOf(config),
+      logger: deps.logger,
+      open: config.signup === 'open',
+      publicUrl: config.publicUrl,
+    }),
+    onboarding: createOnboardingService({ db }),
     webhooks: createWebhooksService({
       db,
       fetch: webhookFetch,

@@ -47,6 +47,11 @@ export interface Config {
   stripe: { apiBase: string; timeoutMs: number };
   /** PAYMENT_HOLD_MINUTES: how long an order waiting for a card payment holds its stock (fractions allowed). */
   paymentHoldMinutes: number;
+  /**
+   * SIGNUP: whether anyone may create a store at /admin/signup. Default closed, except on the
+   * embedded development default (no DATABASE_URL, not production), where it is open.
+   */
+  signup: 'open' | 'closed';
 }
 
 /** How long a client may take and how many connections it may hold (README: Security). */
@@ -283,6 +288,15 @@ function decimal(env: Env, name: string, fallback: number, min: number, max: num
   return n;
 }
 
+/** SIGNUP=open|closed; unset: open only on the embedded development default (no DATABASE_URL). */
+function signupMode(env: Env, production: boolean): 'open' | 'closed' {
+  const raw = value(env, 'SIGNUP')?.toLowerCase();
+  if (raw === undefined) return value(env, 'DATABASE_URL') === undefined && !production ? 'open' : 'closed';
+  if (raw !== 'open' && raw !== 'closed')
+    throw new ConfigError('SIGNUP', `must be open or closed, got "${raw}"`);
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** Reads and validates the environment; throws ConfigError naming the first bad variable. */
@@ -391,6 +405,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       timeoutMs: integer(env, 'STRIPE_TIMEOUT_MS', 10_000, 100, 120_000),
     },
     paymentHoldMinutes: decimal(env, 'PAYMENT_HOLD_MINUTES', 30, 0.01, 10_080),
+    signup: signupMode(env, production),
   };
   return { ...config, ...overrides };
 }

@@ -35,16 +35,22 @@ export function createAdminService(deps: { db: Db; stores: StoresService; rateLi
       const store = input.store ? available.find((s) => s.slug === input.store) : available[0];
       if (!store)
         throw forbidden(input.store ? `No access to the store ${input.store}` : 'This user has no store');
+      const { token, expiresAt } = await this.openSession(user.id, store.id);
+      return { token, expiresAt, user, store, stores: available };
+    },
+
+    /** A new dashboard session (a fresh token) of a user in one of their stores: sign-in and sign-up. */
+    async openSession(adminUserId: string, storeId: string) {
       const token = `as_${randomBytes(32).toString('base64url')}`;
       const expiresAt = new Date(Date.now() + ADMIN_SESSION_TTL_MS);
       await repo.insertSession(db, {
         id: newId(),
-        admin_user_id: user.id,
-        store_id: store.id,
+        admin_user_id: adminUserId,
+        store_id: storeId,
         token_hash: hashToken(token),
         expires_at: expiresAt,
       });
-      return { token, expiresAt, user, store, stores: available };
+      return { token, expiresAt };
     },
 
     /** The request context of a dashboard session: every scope of its store, events with source admin. */

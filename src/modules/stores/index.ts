@@ -1,6 +1,7 @@
 import { registerConstraintConflict } from '../../platform/http/errors.js';
 
 registerConstraintConflict('stores_custom_domain_key', 'another store already uses this custom domain');
+registerConstraintConflict('admin_users_email_key', 'a user with this e-mail already exists');
 
 export { hostOfHeader } from './custom-domains.js';
 export { hashPassword, verifyPassword } from './passwords.js';
@@ -12,6 +13,13 @@ export {
   storeColors,
 } from './store-colors.js';
 export { parseScopes } from './store-input.js';
+export {
+  adminEmailTaken,
+  createStoreWithOwner,
+  firstFreeSlug,
+  slugBaseOf,
+  storeLocale,
+} from './store-signup.js';
 export { storeApiRoutes } from './store-settings.routes.js';
 export { actorNames as storeActorNames } from './stores.repository.js';
 export { storesRoutes } from './stores.routes.js';
