@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import type { StoreSettings } from './api/types';
+import type { Session } from './api/types';
 import { ConfirmProvider } from './components/dialogs';
 import { Empty } from './components/ui';
 import { isCurrent, matchPath } from './lib/path';
-import { Link, RouterProvider, useLocation } from './lib/router';
+import { Link, navigate, RouterProvider, useLocation } from './lib/router';
+import { shopAddress } from './lib/shop-address';
 import { CategoriesPage } from './pages/categories/CategoriesPage';
 import { CustomerDetailPage } from './pages/customers/CustomerDetailPage';
 import { CustomersPage } from './pages/customers/CustomersPage';
@@ -19,18 +20,10 @@ import { SettingsPage } from './pages/settings/SettingsPage';
 import { ShippingPage } from './pages/settings/shipping/ShippingPage';
 import { TaxesPage } from './pages/settings/taxes/TaxesPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
+import { SignupPage } from './pages/signup/SignupPage';
 import { WebhookDetailPage } from './pages/webhooks/WebhookDetailPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 import { SessionGate, useSession } from './session';
-
-/**
- * The store's web shop: on its own domain when it has one (served on this dashboard's scheme, as the
- * shop's canonical URLs are), else at /shop/{slug}/ of this server.
- */
-export function shopAddress(store: Pick<StoreSettings, 'slug' | 'custom_domain'>): string {
-  if (store.custom_domain) return `${window.location.protocol}//${store.custom_domain}/`;
-  return `/shop/${encodeURIComponent(store.slug)}/`;
-}
 
 const NAV = [
   { to: '/', label: 'Overview' },
@@ -61,7 +54,27 @@ const ROUTES: { pattern: string; render: (params: Record<string, string>) => Rea
   { pattern: '/settings/taxes', render: () => <TaxesPage /> },
   { pattern: '/settings/notifications', render: () => <NotificationsPage /> },
   { pattern: '/settings/notifications/:kind', render: (p) => <TemplateEditorPage kind={p.kind as string} /> },
+  { pattern: '/signup', render: () => <Redirect to="/" /> },
 ];
+
+/** A signed-in user who opens the sign-up page lands on the overview. */
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+/** Signed out: the sign-up page at /signup, else the sign-in page. */
+function SignedOut({
+  expired,
+  onSignedIn,
+}: {
+  expired: boolean;
+  onSignedIn: (session: Session) => Promise<void>;
+}) {
+  const { path } = useLocation();
+  if (path === '/signup') return <SignupPage onSignedIn={onSignedIn} />;
+  return <SignInPage expired={expired} onSignedIn={onSignedIn} />;
+}
 
 function Routes() {
   const { path } = useLocation();
@@ -186,7 +199,7 @@ export function App() {
       <ConfirmProvider>
         <SessionGate
           signedIn={<Shell />}
-          signedOut={({ expired, onSignedIn }) => <SignInPage expired={expired} onSignedIn={onSignedIn} />}
+          signedOut={({ expired, onSignedIn }) => <SignedOut expired={expired} onSignedIn={onSignedIn} />}
         />
       </ConfirmProvider>
     </RouterProvider>

@@ -126,7 +126,7 @@ describe('self-service sign-up', () => {
     const name = `Ünïque Store ${unique++}`;
     const base = `unique-store-${unique - 1}`;
     const emails = [newEmail('a'), newEmail('b'), newEmail('c')];
-    const codes = [];
+    const codes: (string | undefined)[] = [];
     for (const email of emails)
       codes.push((await requestSignup(signupBody(email, { store_name: name }))).code);
     const results = await Promise.all(

@@ -13,6 +13,7 @@ export {
   storeColors,
 } from './store-colors.js';
 export { parseScopes } from './store-input.js';
+export { storeApiRoutes } from './store-settings.routes.js';
 export {
   adminEmailTaken,
   createStoreWithOwner,
@@ -20,7 +21,6 @@ export {
   slugBaseOf,
   storeLocale,
 } from './store-signup.js';
-export { storeApiRoutes } from './store-settings.routes.js';
 export { actorNames as storeActorNames } from './stores.repository.js';
 export { storesRoutes } from './stores.routes.js';
 export {
