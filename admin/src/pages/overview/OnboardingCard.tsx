@@ -46,7 +46,7 @@ export function OnboardingCard() {
           return (
             <li
               key={item.key}
-              className={item.done ? 'done' : undefined}
+              className={item.done ? 'checklist-item done' : 'checklist-item'}
               data-testid={`onboarding-${item.key}`}
             >
               <span className="check" aria-hidden="true">
