@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { SignupRequestsTable } from './signup.tables.js';
 
@@ -43,8 +43,11 @@ export async function deleteRequest(db: Executor, email: string) {
   await db.deleteFrom('signup_requests').where('email', '=', email).execute();
 }
 
-/** Deletes requests that expired before `before`; returns how many. */
-export async function deleteExpiredRequests(db: Executor, before: Date): Promise<number> {
-  const result = await db.deleteFrom('signup_requests').where('expires_at', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows);
+/** Deletes up to `limit` requests that expired before `before` (SKIP LOCKED); returns how many. */
+export async function deleteExpiredRequests(db: Executor, before: Date, limit: number): Promise<number> {
+  const result = await sql`DELETE FROM signup_requests WHERE email = ANY(ARRAY(
+    SELECT email FROM signup_requests WHERE expires_at < ${before} LIMIT ${limit} FOR UPDATE SKIP LOCKED))`.execute(
+    db,
+  );
+  return Number(result.numAffectedRows ?? 0);
 }

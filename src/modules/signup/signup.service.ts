@@ -1,6 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Db } from '../../platform/db/database.js';
+import { deleteInBatches } from '../../platform/db/delete-in-batches.js';
 import { inTransaction } from '../../platform/db/transaction.js';
 import { AppError, forbidden, invalidRequest, unauthorized } from '../../platform/http/errors.js';
 import type { RateLimitStore } from '../../platform/http/rate-limit.js';
@@ -146,7 +147,10 @@ export function createSignupService(deps: SignupDeps) {
 
 export type SignupService = ReturnType<typeof createSignupService>;
 
-/** Deletes sign-up requests expired over a day ago (the per-e-mail limit is in the rate-limit store). */
-export function pruneExpiredSignups(db: Db) {
-  return repo.deleteExpiredRequests(db, new Date(Date.now() - 86_400_000));
+/** Deletes sign-up requests a day after they expired, in bounded batches; for the worker's schedule. */
+export async function pruneExpiredSignups(db: Db, options: { batchSize: number; signal?: AbortSignal }) {
+  const before = new Date(Date.now() - 86_400_000);
+  return {
+    signup_requests: await deleteInBatches((limit) => repo.deleteExpiredRequests(db, before, limit), options),
+  };
 }
