@@ -39,6 +39,7 @@ export async function installApiDocs(server: FastifyInstance, publicUrl: string)
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           adminSession: { type: 'apiKey', in: 'cookie', name: 'emporium_admin' },
+          operatorSession: { type: 'apiKey', in: 'cookie', name: 'emporium_operator' },
           customerSession: { type: 'apiKey', in: 'cookie', name: 'emporium_session' },
           customerBearer: { type: 'http', scheme: 'bearer' },
         },

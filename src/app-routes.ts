@@ -19,12 +19,14 @@ import {
   notificationResendRoutes,
   notificationTemplatesRoutes,
 } from './modules/notifications/index.js';
+import { operatorRoutes } from './modules/operators/index.js';
 import { customerOrdersRoutes, ordersRoutes, refundsRoutes } from './modules/orders/index.js';
 import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js';
 import { regionsRoutes } from './modules/regions/index.js';
 import { onboardingRoutes, signupRoutes } from './modules/signup/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { storeApiRoutes, storesRoutes } from './modules/stores/index.js';
+import { invitationRoutes, teamRoutes } from './modules/team/index.js';
 import { webhooksRoutes } from './modules/webhooks/index.js';
 import { wishlistRoutes } from './modules/wishlist/index.js';
 import { createCursorCodec } from './platform/http/cursor.js';
@@ -98,6 +100,7 @@ export async function registerRoutes(
     signedInRoutes: async (signedIn) => {
       await signedIn.register(storesRoutes, { stores });
       await signedIn.register(onboardingRoutes, { onboarding: services.onboarding });
+      await signedIn.register(teamRoutes, { team: services.team });
     },
   });
   await server.register(signupRoutes, {
@@ -107,7 +110,20 @@ export async function registerRoutes(
     trustedOrigins,
     secureCookies,
   });
+  await server.register(invitationRoutes, {
+    prefix: '/api/admin',
+    team: services.team,
+    trustedOrigins,
+    secureCookies,
+  });
   await server.register(adminDashboardRoutes);
+  await server.register(operatorRoutes, {
+    prefix: '/api/operator',
+    operators: services.operators,
+    trustedOrigins: trustedOriginsOf(config.publicUrl),
+    secureCookies,
+    cursors,
+  });
   await server.register(customerAuthRoutes, {
     prefix: '/api/storefront',
     accounts: services.accounts,

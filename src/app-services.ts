@@ -32,6 +32,7 @@ import {
   type NotificationTemplates,
   queueNotification,
 } from './modules/notifications/index.js';
+import { createOperatorsService, type OperatorsService } from './modules/operators/index.js';
 import { createOrderEditor, createOrdersService, type OrdersService } from './modules/orders/index.js';
 import {
   createPaymentsService,
@@ -46,7 +47,13 @@ import {
   type OnboardingService,
   type SignupService,
 } from './modules/signup/index.js';
-import { createStoresService, type StoresService } from './modules/stores/index.js';
+import {
+  createStoreLifecycle,
+  createStoresService,
+  type StoreLifecycle,
+  type StoresService,
+} from './modules/stores/index.js';
+import { createTeamService, type TeamService } from './modules/team/index.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService } from './modules/wishlist/index.js';
 import { ChangeCounter } from './platform/change-counter.js';
@@ -84,6 +91,12 @@ export interface Services {
   /** Self-service sign-up (SIGNUP=open|closed) and the dashboard's onboarding checklist. */
   signup: SignupService;
   onboarding: OnboardingService;
+  /** The store's members, their permissions and invitations (contract §14). */
+  team: TeamService;
+  /** Suspension and deletion of a store (contract §14), for operators and the CLI. */
+  storeLifecycle: StoreLifecycle;
+  /** The platform's operators: their sign-in and the store list (suspension and deletion through storeLifecycle). */
+  operators: OperatorsService;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -210,8 +223,11 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
     logger: deps.logger,
   });
   const checkout = createCheckoutService({ db, ...pricing, customers, orders, payments });
+  const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
+  const storeLifecycle = createStoreLifecycle({ db, stores });
   const services: Services = {
     stores,
+    storeLifecycle,
     customers,
     inventory,
     products,
@@ -258,9 +274,17 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       timeoutMs: config.webhookTimeoutMs,
       guard: { allowPrivateUrls: config.allowPrivateUrls },
     }),
+    team: createTeamService({
+      db,
+      stores,
+      admin,
+      mailer,
+      rateLimits: deps.rateLimitStore,
+      publicUrl: config.publicUrl,
+      logger: deps.logger,
+    }),
+    operators: createOperatorsService({ db, rateLimits: deps.rateLimitStore, lifecycle: storeLifecycle }),
   };
   const orderEdits = createOrderEditor({ db, products, inventory, lockOrder: orders.lockOrder });
-
-  const admin = createAdminService({ db, stores, rateLimits: deps.rateLimitStore });
   return { services, storage, catalogChanges, orderEdits, admin };
 }

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import pino, { type Logger } from 'pino';
 import { buildApp } from './app.js';
+import { runPlatformCommand } from './cli-platform.js';
 import { progressBar } from './cli-progress.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { openApiDocument } from './openapi-document.js';
@@ -21,7 +22,8 @@ const USAGE = `Usage: emporium <command> [options]   (all commands accept --json
   worker                              run the background worker alone (webhooks, push notifications)
   migrate                             apply pending database migrations
   store create --slug S --name N [--currency USD] [--timezone UTC]
-  user create --email E --password P --store S
+  user create --email E --password P --store S [--role owner|staff] [--permissions a,b|all]
+                                      an owner by default; an existing user joins the store
   api-key create --store S --scopes a,b|all [--name N]
   api-key list --store S
   api-key revoke --id ID
@@ -29,6 +31,12 @@ const USAGE = `Usage: emporium <command> [options]   (all commands accept --json
                                       demo data (up to 1,000,000 orders in minutes, over the last
                                       N days, 365 by default), with a progress bar
   openapi                             print the OpenAPI 3.1 document
+  operator create --email E --password P
+                                      an operator of the platform (signs in to /operator)
+  store suspend --store S --reason R  close a store to everyone (nothing is deleted)
+  store unsuspend --store S
+  store delete --store S [--yes]      delete a store and its data (in the background); without
+                                      --yes, asks to type the slug
 `;
 
 class UsageError extends Error {}
@@ -97,11 +105,15 @@ async function run(argv: string[]): Promise<void> {
       password: { type: 'string' },
       store: { type: 'string' },
       scopes: { type: 'string' },
+      role: { type: 'string' },
+      permissions: { type: 'string' },
       id: { type: 'string' },
       customers: { type: 'string' },
       products: { type: 'string' },
       orders: { type: 'string' },
       days: { type: 'string' },
+      reason: { type: 'string' },
+      yes: { type: 'boolean' },
     },
   });
   const json = flags.json === true;
@@ -117,7 +129,7 @@ async function run(argv: string[]): Promise<void> {
       ? createLogger(config.logLevel, config.logFormat)
       : pino(loggerOptions('warn'), pino.destination(2));
 
-  const hasSubcommand = ['store', 'user', 'api-key'].includes(command);
+  const hasSubcommand = ['store', 'user', 'api-key', 'operator'].includes(command);
   switch (hasSubcommand ? `${command} ${sub ?? ''}` : command) {
     case 'serve': {
       const port = flags.port === undefined ? undefined : count(flags, 'port', config.port);
@@ -157,17 +169,29 @@ async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'user create': {
+      const role = flags.role ?? 'owner';
+      if (role !== 'owner' && role !== 'staff') throw new UsageError('--role must be owner or staff');
+      const permissionsFlag = typeof flags.permissions === 'string' ? flags.permissions : '';
+      if (role === 'owner' && permissionsFlag) throw new UsageError('--permissions is for --role staff');
       const user = await withServices(config, logger, (app) =>
-        app.services.stores.createAdminUser({
+        app.services.team.createMember({
           email: required(flags, 'email'),
           password: required(flags, 'password'),
           storeSlug: required(flags, 'store'),
+          role,
+          permissions:
+            permissionsFlag === 'all'
+              ? 'all'
+              : permissionsFlag
+                  .split(',')
+                  .map((s) => s.trim())
+                  .filter(Boolean),
         }),
       );
       output(
         json,
-        { user: { id: user.id, email: user.email, store_id: user.store_id } },
-        `created user ${user.email}`,
+        { user: { id: user.id, email: user.email, store_id: user.store_id, role: user.role } },
+        `${user.existing ? 'added existing user' : 'created user'} ${user.email} (${user.role})`,
       );
       return;
     }
@@ -242,6 +266,21 @@ async function run(argv: string[]): Promise<void> {
         result,
         `seeded ${result.store.slug}: ${result.products} products, ${result.customers} customers, ${result.orders} orders`,
       );
+      return;
+    }
+    case 'operator create':
+    case 'store suspend':
+    case 'store unsuspend':
+    case 'store delete': {
+      const name = `${command} ${sub}`;
+      const result = await withServices(config, logger, (app) =>
+        runPlatformCommand(name, app.services, {
+          required: (flag) => required(flags, flag),
+          yes: flags.yes === true,
+          usageError: (message) => new UsageError(message),
+        }),
+      );
+      output(json, result.data, result.human);
       return;
     }
     case 'openapi': {

@@ -52,7 +52,7 @@ describe('dashboard sign-in', () => {
     expect(res.json().data).toMatchObject({ user: { email }, store: { id: storeId, slug } });
     const me = await request('GET', '/api/admin/me', { cookie });
     expect(me.statusCode).toBe(200);
-    expect(me.json().data.stores).toEqual([{ id: storeId, slug, name: 'Test Store' }]);
+    expect(me.json().data.stores).toEqual([{ id: storeId, slug, name: 'Test Store', role: 'owner' }]);
     const out = await request('POST', '/api/admin/auth/logout', { cookie, origin: ORIGIN });
     expect(out.statusCode).toBe(204);
     expect((await request('GET', '/api/admin/me', { cookie })).statusCode).toBe(401);

@@ -10,15 +10,22 @@ import { createCustomers, createStoreWithKey } from '../helpers/factories.js';
 
 /**
  * The background worker's pruning of expired rows, on a real database. Every DELETE statement on the
- * four tables is counted by statement-level triggers (created here, in this file's own database), so
+ * pruned tables is counted by statement-level triggers (created here, in this file's own database), so
  * the batch bound is checked on what PostgreSQL actually ran.
  */
 let app: TestApp;
 let storeId: string;
 let customerId: string;
 let adminUserId: string;
+let operatorId: string;
 
-const TABLES = ['idempotency_keys', 'customer_login_codes', 'customer_sessions', 'admin_sessions'] as const;
+const TABLES = [
+  'idempotency_keys',
+  'customer_login_codes',
+  'customer_sessions',
+  'admin_sessions',
+  'operator_sessions',
+] as const;
 type Table = (typeof TABLES)[number];
 
 const db = () => app.database.db;
@@ -38,6 +45,12 @@ beforeAll(async () => {
     storeSlug: store.slug,
   });
   adminUserId = admin.id;
+  operatorId = (
+    await app.services.operators.createOperator({
+      email: `operator-${Date.now()}@example.com`,
+      password: 'a long enough password',
+    })
+  ).id;
   await sql`CREATE TABLE prune_statements (table_name text NOT NULL, row_count integer NOT NULL)`.execute(
     db(),
   );
@@ -59,6 +72,7 @@ const kept: Record<Table, string[]> = {
   customer_login_codes: [],
   customer_sessions: [],
   admin_sessions: [],
+  operator_sessions: [],
 };
 
 /** `expired` rows past their time and `live` ones still valid, in each table. */
@@ -82,6 +96,7 @@ async function seed(expired: number, live: number) {
     token_hash: Buffer;
     expires_at: Date;
   }[] = [];
+  const operators: { id: string; operator_id: string; token_hash: Buffer; expires_at: Date }[] = [];
   const tag = randomBytes(4).toString('hex');
   for (const [count, isLive] of [
     [expired, false],
@@ -107,6 +122,9 @@ async function seed(expired: number, live: number) {
       const admin = { id: newId(), admin_user_id: adminUserId, store_id: storeId, token_hash: hash() };
       admins.push({ ...admin, expires_at: isLive ? new Date(Date.now() + hour) : ago(1000) });
       if (isLive) kept.admin_sessions.push(admin.id);
+      const operator = { id: newId(), operator_id: operatorId, token_hash: hash() };
+      operators.push({ ...operator, expires_at: isLive ? new Date(Date.now() + hour) : ago(1000) });
+      if (isLive) kept.operator_sessions.push(operator.id);
     });
   }
   for (const [table, all] of [
@@ -114,6 +132,7 @@ async function seed(expired: number, live: number) {
     ['customer_login_codes', codes],
     ['customer_sessions', sessions],
     ['admin_sessions', admins],
+    ['operator_sessions', operators],
   ] as const) {
     for (let i = 0; i < all.length; i += 1000)
       await db()
@@ -134,6 +153,7 @@ async function remaining(): Promise<Record<Table, string[]>> {
     customer_login_codes: await ids('customer_login_codes'),
     customer_sessions: await ids('customer_sessions'),
     admin_sessions: await ids('admin_sessions'),
+    operator_sessions: await ids('operator_sessions'),
   };
 }
 
@@ -193,6 +213,7 @@ describe('pruning of expired rows by the background worker', () => {
       customer_login_codes: 5,
       customer_sessions: 5,
       admin_sessions: 5,
+      operator_sessions: 5,
     });
     expect(logged.filter((line) => line.level >= 40)).toEqual([]);
   });

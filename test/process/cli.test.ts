@@ -115,7 +115,12 @@ describe('emporium CLI (--json)', () => {
       's',
     ];
     expect(await runCliJson(args, env)).toEqual({
-      user: { id: expect.stringMatching(UUID), email: 'owner@example.com', store_id: state.storeId },
+      user: {
+        id: expect.stringMatching(UUID),
+        email: 'owner@example.com',
+        store_id: state.storeId,
+        role: 'owner',
+      },
     });
     expect(failure(await runCli([...args, '--json'], env))).toEqual({
       exitCode: 1,
@@ -123,6 +128,52 @@ describe('emporium CLI (--json)', () => {
       message: 'a user with this e-mail already exists',
       oneLine: true,
     });
+  });
+
+  it.concurrent('user create --role staff --permissions makes a staff member; an unknown role or scope is refused', async ({
+    expect,
+  }) => {
+    const base = [
+      'user',
+      'create',
+      '--email',
+      'staff@example.com',
+      '--password',
+      'correct horse',
+      '--store',
+      's',
+    ];
+    expect(
+      await runCliJson([...base, '--role', 'staff', '--permissions', 'orders:read,products:read'], env),
+    ).toEqual({
+      user: {
+        id: expect.stringMatching(UUID),
+        email: 'staff@example.com',
+        store_id: state.storeId,
+        role: 'staff',
+      },
+    });
+    const badRole = await runCli([...base, '--role', 'admin', '--json'], env);
+    expect(badRole.code).toBe(2);
+    const badScope = await runCli(
+      [
+        'user',
+        'create',
+        '--email',
+        'x@example.com',
+        '--password',
+        'correct horse',
+        '--store',
+        's',
+        '--role',
+        'staff',
+        '--permissions',
+        'root',
+        '--json',
+      ],
+      env,
+    );
+    expect(failure(badScope)).toMatchObject({ exitCode: 1, code: 'invalid_request' });
   });
 
   it.concurrent('api-key create prints the secret once with its id and scopes; "all" gives every scope', async ({

@@ -238,7 +238,11 @@ describe('the OpenAPI document', () => {
       // Stripe's webhook: authenticated by its signature, not by a credential of ours.
       if (path.startsWith('/api/payments/stripe/')) return [];
       if (path.startsWith('/api/v1/')) return [{ apiKey: [] }, { adminSession: [] }];
+      // An invitation's link is its own credential: the invitee has no session yet.
+      if (path.startsWith('/api/admin/invitations/')) return [];
       if (path.startsWith('/api/admin/')) return [{ adminSession: [] }];
+      if (path === '/api/operator/auth/login') return [];
+      if (path.startsWith('/api/operator/')) return [{ operatorSession: [] }];
       if (path.startsWith('/api/customer/') || path.startsWith('/api/mobile/'))
         return [{ customerSession: [] }, { customerBearer: [] }];
       return 'unknown group';

@@ -600,15 +600,21 @@ export interface paths {
     get: operations['getStripeSettings'];
     /**
      * Connect Stripe: the secret and publishable keys and the webhook signing secret
-     * @description Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
+     * @description Owners alone manage payments: a staff member is refused even with `settings:write`. Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
      *
      *     Requires the `settings:write` scope.
+     *
+     *     Owners only: a staff member's dashboard session is refused (403).
      */
     put: operations['connectStripe'];
     post?: never;
     /**
      * Disconnect Stripe: checkout no longer offers it; payments already started still settle
-     * @description Requires the `settings:write` scope.
+     * @description Owners alone manage payments: a staff member is refused even with `settings:write`.
+     *
+     *     Requires the `settings:write` scope.
+     *
+     *     Owners only: a staff member's dashboard session is refused (403).
      */
     delete: operations['disconnectStripe'];
     options?: never;
@@ -1815,6 +1821,57 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    Operator: {
+      /** Format: uuid */
+      id: string;
+      email: string;
+    };
+    OperatorStoreItem: {
+      /** Format: uuid */
+      id: string;
+      slug: string;
+      name: string;
+      owner_email: string | null;
+      /** @enum {string} */
+      status: 'active' | 'suspended';
+      /** Format: date-time */
+      created_at: string;
+      /** @description Products of every status */
+      products_count: number;
+      /** @description Orders placed today and in the 29 days before (the store's time zone) that are not cancelled, as the store's analytics count them */
+      orders_30d: number;
+      /** @description Money paid on those orders, in minor units of `currency` (the revenue of the store's analytics) */
+      revenue_30d: number;
+      /** @description The store's currency (ISO 4217) */
+      currency: string;
+      last_activity_at: string | null;
+    };
+    OperatorStoreDetail: {
+      /** Format: uuid */
+      id: string;
+      slug: string;
+      name: string;
+      owner_email: string | null;
+      /** @enum {string} */
+      status: 'active' | 'suspended';
+      /** Format: date-time */
+      created_at: string;
+      /** @description Products of every status */
+      products_count: number;
+      /** @description Orders placed today and in the 29 days before (the store's time zone) that are not cancelled, as the store's analytics count them */
+      orders_30d: number;
+      /** @description Money paid on those orders, in minor units of `currency` (the revenue of the store's analytics) */
+      revenue_30d: number;
+      /** @description The store's currency (ISO 4217) */
+      currency: string;
+      last_activity_at: string | null;
+      timezone: string;
+      custom_domain: string | null;
+      suspended_at: string | null;
+      suspension_reason: string | null;
+      /** @description Owners and staff members */
+      members_count: number;
     };
     CustomerProfile: {
       id: string;

@@ -13,11 +13,8 @@ import {
 import { isForeignOrigin } from '../../platform/http/same-origin.js';
 import { adminSessionCookie } from './admin.cookie.js';
 import { countriesRoutes } from './admin.countries.js';
+import { adminSessionBody, AdminSession as Session } from './admin.schemas.js';
 import type { AdminService } from './admin.service.js';
-
-const User = Type.Object({ id: Type.String(), email: Type.String() });
-const StoreRef = Type.Object({ id: Type.String(), slug: Type.String(), name: Type.String() });
-const Session = Type.Object({ user: User, store: StoreRef, stores: Type.Array(StoreRef) });
 
 /**
  * /api/admin: the dashboard's sign-in and current user, and the guard (the dashboard's session, never
@@ -65,13 +62,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       const session = await admin.login(request.body, request.ip);
       reply.header('set-cookie', cookie(session.token, session.expiresAt));
-      return {
-        data: {
-          user: session.user,
-          store: { id: session.store.id, slug: session.store.slug, name: session.store.name },
-          stores: session.stores.map((s) => ({ id: s.id, slug: s.slug, name: s.name })),
-        },
-      };
+      return { data: adminSessionBody(session.view) };
     },
   );
 
@@ -104,15 +95,30 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
           response: { 200: DataEnvelope(Session) },
         },
       },
-      async (request) => {
-        const me = await admin.me(request.ctx);
-        return {
-          data: {
-            user: me.user,
-            store: { id: me.store.id, slug: me.store.slug, name: me.store.name },
-            stores: me.stores.map((s) => ({ id: s.id, slug: s.slug, name: s.name })),
-          },
-        };
+      async (request) => ({ data: adminSessionBody(await admin.me(request.ctx)) }),
+    );
+
+    route.post(
+      '/auth/switch',
+      {
+        schema: {
+          tags,
+          operationId: 'switchAdminStore',
+          summary: 'Switch to another store of the signed-in user (a new emporium_admin cookie)',
+          description:
+            'The current session ends and a new one opens on the chosen store, with the role and permissions the user has there. 403 when the user is not a member of that store.',
+          body: Type.Object(
+            { store: Type.String({ minLength: 1, maxLength: 100, description: 'Store slug' }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: DataEnvelope(Session), ...errorResponses(403) },
+        },
+      },
+      async (request, reply) => {
+        const token = readCookie(request.headers.cookie, ADMIN_COOKIE) ?? '';
+        const session = await admin.switchStore(request.ctx, token, request.body.store);
+        reply.header('set-cookie', cookie(session.token, session.expiresAt));
+        return { data: adminSessionBody(session.view) };
       },
     );
 

@@ -34,13 +34,13 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServi
   app.put(
     '/payments/stripe',
     {
-      config: { scope: 'settings:write' },
+      config: { scope: 'settings:write', ownerOnly: true },
       schema: {
         tags,
         operationId: 'connectStripe',
         summary: 'Connect Stripe: the secret and publishable keys and the webhook signing secret',
         description:
-          'Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.',
+          'Owners alone manage payments: a staff member is refused even with `settings:write`. Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.',
         body: StripeKeysBody,
         response: { 200: DataEnvelope(StripeSettings), ...errorResponses(412) },
       },
@@ -55,11 +55,12 @@ export const paymentsRoutes: FastifyPluginAsyncTypebox<{ payments: PaymentsServi
   app.delete(
     '/payments/stripe',
     {
-      config: { scope: 'settings:write' },
+      config: { scope: 'settings:write', ownerOnly: true },
       schema: {
         tags,
         operationId: 'disconnectStripe',
         summary: 'Disconnect Stripe: checkout no longer offers it; payments already started still settle',
+        description: 'Owners alone manage payments: a staff member is refused even with `settings:write`.',
         response: { 204: Type.Null() },
       },
     },

@@ -105,7 +105,7 @@ export const signupRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request, reply) => {
       const { store, user } = await signup.verify(request.body, request.ip);
-      const session = await admin.openSession(user.id, store.id);
+      const session = await admin.openSession(user.id, store.slug);
       reply.header('set-cookie', adminSessionCookie(session.token, session.expiresAt, secureCookies));
       return reply.code(201).send({ data: { store: { id: store.id, slug: store.slug, name: store.name } } });
     },

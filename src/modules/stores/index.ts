@@ -4,7 +4,7 @@ registerConstraintConflict('stores_custom_domain_key', 'another store already us
 registerConstraintConflict('admin_users_email_key', 'a user with this e-mail already exists');
 
 export { hostOfHeader } from './custom-domains.js';
-export { hashPassword, verifyPassword } from './passwords.js';
+export { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 export {
   DEFAULT_STORE_COLORS,
   STORE_COLOR_NAMES,
@@ -13,6 +13,7 @@ export {
   storeColors,
 } from './store-colors.js';
 export { parseScopes } from './store-input.js';
+export { createStoreLifecycle, type LifecycleOptions, type StoreLifecycle } from './store-lifecycle.js';
 export { storeApiRoutes } from './store-settings.routes.js';
 export {
   adminEmailTaken,
@@ -30,3 +31,4 @@ export {
   type StoresOptions,
   type StoresService,
 } from './stores.service.js';
+export type { MemberRole } from './stores.tables.js';

@@ -106,7 +106,7 @@ export function storesOfAdmin(db: Executor, adminUserId: string) {
 }
 
 export function findAdminUser(db: Executor, id: string) {
-  return db.selectFrom('admin_users').select(['id', 'email']).where('id', '=', id).executeTakeFirst();
+  return db.selectFrom('admin_users').select(['id', 'email', 'name']).where('id', '=', id).executeTakeFirst();
 }
 
 /** Compare-and-set: replaces the hash only while it is still `current`. */

@@ -7,7 +7,7 @@ import { apiKeyForAdmin, createdApiKeyForAdmin } from './stores.serializers.js';
 import type { StoresService } from './stores.service.js';
 
 /**
- * The dashboard's store settings and API keys. The admin module registers these behind the
+ * The dashboard's store settings and API keys (owners only: contract §14). The admin module registers these behind the
  * dashboard's sign-in, under /api/admin (see adminRoutes' signedInRoutes).
  */
 export const storesRoutes: FastifyPluginAsyncTypebox<{ stores: StoresService }> = async (app, { stores }) => {
@@ -18,6 +18,7 @@ export const storesRoutes: FastifyPluginAsyncTypebox<{ stores: StoresService }> 
   app.get(
     '/api-keys',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'listApiKeys',
@@ -31,6 +32,7 @@ export const storesRoutes: FastifyPluginAsyncTypebox<{ stores: StoresService }> 
   app.post(
     '/api-keys',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'createApiKey',
@@ -48,6 +50,7 @@ export const storesRoutes: FastifyPluginAsyncTypebox<{ stores: StoresService }> 
   app.delete(
     '/api-keys/:id',
     {
+      config: { ownerOnly: true },
       schema: {
         tags,
         operationId: 'revokeApiKey',

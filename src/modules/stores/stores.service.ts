@@ -188,6 +188,12 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
      */
     slugOfCustomDomain: (host: string) => domains.slugOfDomain(host),
 
+    /** A store's status changed (store-lifecycle.ts): cached copies go, its domain serves only while active. */
+    storeStatusChanged(store: StoreRow) {
+      forgetStores();
+      domains.changed(store.id, store.slug, store.status === 'active' ? store.custom_domain : null);
+    },
+
     /** Ends the refreshes that `watchDomains` started. */
     stopCustomDomains: () => domains.stop(),
 
@@ -263,7 +269,7 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
         await stores.replacePasswordHash(db, user.id, stored, await hashPassword(password));
       }
       await stores.touchAdminLogin(db, user.id);
-      return { id: user.id, email: user.email };
+      return { id: user.id, email: user.email, name: user.name };
     },
 
     storesOfAdmin: (adminUserId: string) => stores.storesOfAdmin(db, adminUserId),

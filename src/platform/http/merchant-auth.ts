@@ -14,7 +14,7 @@ export interface MerchantAuthOptions {
   /** Absent: API keys open nothing here, only the dashboard's session does (/api/admin). */
   resolveApiKey?: ApiKeyResolver;
   rateLimit: { store: RateLimitStore; perMinute: number };
-  /** The dashboard's session (cookie `emporium_admin`): every scope of its store. */
+  /** The dashboard's session (cookie `emporium_admin`): its member's scopes (an owner: every scope). */
   admin?: {
     resolveSession: (token: string) => Promise<RequestContext | undefined>;
     /** Where the dashboard's cookie writes may come from (same-origin.ts). */
@@ -49,17 +49,27 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
   ];
   app.addHook('onRoute', (route) => {
     const scope = route.config?.scope;
+    const ownerOnly = route.config?.ownerOnly === true && options.admin !== undefined;
     const write = [route.method].flat().some((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));
     route.schema = {
       ...route.schema,
       security,
       ...(scope ? { 'x-required-scope': scope } : {}),
-      description: [route.schema?.description, scope ? `Requires the \`${scope}\` scope.` : undefined]
+      ...(ownerOnly ? { 'x-owner-only': true } : {}),
+      description: [
+        route.schema?.description,
+        scope ? `Requires the \`${scope}\` scope.` : undefined,
+        ownerOnly ? "Owners only: a staff member's dashboard session is refused (403)." : undefined,
+      ]
         .filter(Boolean)
         .join('\n\n'),
       response: {
         // 403: a key without the scope; a dashboard write failing the same-origin check.
-        ...errorResponses(401, ...(scope || (write && options.admin) ? [403 as const] : []), 429),
+        ...errorResponses(
+          401,
+          ...(scope || ownerOnly || (write && options.admin) ? [403 as const] : []),
+          429,
+        ),
         ...(route.schema?.response as object),
       },
     } as typeof route.schema;
@@ -74,7 +84,15 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
     if (!ctx) throw unauthorized('The X-API-Key header is missing');
     const scope = request.routeOptions.config.scope;
     if (scope && !ctx.scopes.includes(scope)) {
-      throw forbidden(`This API key lacks the ${scope} scope`);
+      throw forbidden(
+        ctx.actor.kind === 'admin_user'
+          ? `Your role in this store lacks the ${scope} permission`
+          : `This API key lacks the ${scope} scope`,
+      );
+    }
+    // Owners alone manage staff, API keys and payments (contract §14); keys keep their scopes' rights.
+    if (request.routeOptions.config.ownerOnly && ctx.actor.kind === 'admin_user' && ctx.role !== 'owner') {
+      throw forbidden('Only the store owner can do this');
     }
     request.ctx = ctx;
 
