@@ -24,6 +24,7 @@ import { operatorRoutes } from './modules/operators/index.js';
 import { customerOrdersRoutes, ordersRoutes, refundsRoutes } from './modules/orders/index.js';
 import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js';
 import { regionsRoutes } from './modules/regions/index.js';
+import { onboardingRoutes, signupRoutes } from './modules/signup/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
 import { storeApiRoutes, storesRoutes } from './modules/stores/index.js';
 import { invitationRoutes, teamRoutes } from './modules/team/index.js';
@@ -109,8 +110,16 @@ export async function registerRoutes(
     secureCookies,
     signedInRoutes: async (signedIn) => {
       await signedIn.register(storesRoutes, { stores });
+      await signedIn.register(onboardingRoutes, { onboarding: services.onboarding });
       await signedIn.register(teamRoutes, { team: services.team });
     },
+  });
+  await server.register(signupRoutes, {
+    prefix: '/api/admin',
+    signup: services.signup,
+    admin,
+    trustedOrigins,
+    secureCookies,
   });
   await server.register(invitationRoutes, {
     prefix: '/api/admin',

@@ -43,6 +43,12 @@ import {
 } from './modules/payments/index.js';
 import { createRegionsService, type RegionsService } from './modules/regions/index.js';
 import {
+  createOnboardingService,
+  createSignupService,
+  type OnboardingService,
+  type SignupService,
+} from './modules/signup/index.js';
+import {
   createStoreLifecycle,
   createStoresService,
   type StoreLifecycle,
@@ -83,6 +89,9 @@ export interface Services {
   notificationTemplates: NotificationTemplates;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** Self-service sign-up (SIGNUP=open|closed) and the dashboard's onboarding checklist. */
+  signup: SignupService;
+  onboarding: OnboardingService;
   /** The store's members, their permissions and invitations (contract §14). */
   team: TeamService;
   /** Suspension and deletion of a store (contract §14), for operators and the CLI. */
@@ -251,6 +260,16 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
       catalog: products,
       limiter: createRequestLimiter(deps.rateLimitStore),
     }),
+    signup: createSignupService({
+      db,
+      mailer,
+      rateLimits: deps.rateLimitStore,
+      appSecret: appSecretOf(config),
+      logger: deps.logger,
+      open: config.signup === 'open',
+      publicUrl: config.publicUrl,
+    }),
+    onboarding: createOnboardingService({ db }),
     webhooks: createWebhooksService({
       db,
       fetch: webhookFetch,

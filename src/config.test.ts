@@ -59,6 +59,16 @@ describe('loadConfig', () => {
     }
   });
 
+  it('opens sign-up on the embedded development default only, unless SIGNUP says', () => {
+    expect(loadConfig({}).signup).toBe('open');
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/shop' }).signup).toBe('closed');
+    expect(loadConfig({ NODE_ENV: 'production' }).signup).toBe('closed');
+    expect(loadConfig({ SIGNUP: 'closed' }).signup).toBe('closed');
+    expect(loadConfig({ SIGNUP: ' OPEN ', DATABASE_URL: 'postgres://db/shop' }).signup).toBe('open');
+    expect(loadConfig({ SIGNUP: 'open', NODE_ENV: 'production' }).signup).toBe('open');
+    expect(() => loadConfig({ SIGNUP: 'yes' })).toThrow(/^SIGNUP: must be open or closed/);
+  });
+
   it('treats empty and blank variables as unset', () => {
     expect(loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: '  ', DATABASE_URL: '' })).toMatchObject({
       port: 3000,

@@ -1,7 +1,10 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { boolean, ConfigError, decimal, type Env, integer, mailbox, url, value } from './config-values.js';
 import { chooseLogFormat, LOG_FORMATS, type LogFormat } from './platform/log.js';
+
+export { ConfigError } from './config-values.js';
 
 /** Typed configuration read from the environment once, at start. */
 export interface Config {
@@ -47,6 +50,11 @@ export interface Config {
   stripe: { apiBase: string; timeoutMs: number };
   /** PAYMENT_HOLD_MINUTES: how long an order waiting for a card payment holds its stock (fractions allowed). */
   paymentHoldMinutes: number;
+  /**
+   * SIGNUP: whether anyone may create a store at /admin/signup. Default closed, except on the
+   * embedded development default (no DATABASE_URL, not production), where it is open.
+   */
+  signup: 'open' | 'closed';
 }
 
 /** How long a client may take and how many connections it may hold (README: Security). */
@@ -83,69 +91,6 @@ export interface FcmConfig {
 export interface MediaConfig {
   driver: 'local' | 's3';
   s3?: { bucket: string; endpoint?: string; region: string; publicUrl: string };
-}
-
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
-    super(`${variable}: ${message}`);
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-function value(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? undefined : raw.trim();
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = value(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = value(env, name)?.toLowerCase();
-  if (raw === undefined) return fallback;
-  if (['true', '1', 'yes'].includes(raw)) return true;
-  if (['false', '0', 'no'].includes(raw)) return false;
-  throw new ConfigError(name, `must be true or false, got "${raw}"`);
-}
-
-function url(env: Env, name: string, protocols: string[]): string | undefined {
-  const raw = value(env, name);
-  if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, 'is not a valid URL');
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
-  }
-  return raw;
-}
-
-/** `Name <address@host>` or a bare `address@host`; one line, angle brackets balanced. */
-function mailbox(env: Env, name: string): string | undefined {
-  const raw = value(env, name);
-  if (raw === undefined) return undefined;
-  const match = /^(?:[^<>\r\n]*<([^<>\s]+)>|([^<>\s]+))$/.exec(raw);
-  const address = match?.[1] ?? match?.[2];
-  if (address === undefined || !/^[^\s@]+@[^\s@]+$/.test(address)) {
-    throw new ConfigError(
-      name,
-      `must be an e-mail address such as "Shop <shop@example.com>" or shop@example.com, got ${JSON.stringify(raw)}`,
-    );
-  }
-  return raw;
 }
 
 /**
@@ -272,15 +217,13 @@ function httpLimits(env: Env, trustProxy: boolean): HttpLimits {
   };
 }
 
-/** A positive decimal number (PAYMENT_HOLD_MINUTES may be a fraction, so tests can wait seconds). */
-function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = value(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+(\.\d+)?$/.test(raw))
-    throw new ConfigError(name, `must be a number such as 30 or 0.5, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
+/** SIGNUP=open|closed; unset: open only on the embedded development default (no DATABASE_URL). */
+function signupMode(env: Env, production: boolean): 'open' | 'closed' {
+  const raw = value(env, 'SIGNUP')?.toLowerCase();
+  if (raw === undefined) return value(env, 'DATABASE_URL') === undefined && !production ? 'open' : 'closed';
+  if (raw !== 'open' && raw !== 'closed')
+    throw new ConfigError('SIGNUP', `must be open or closed, got "${raw}"`);
+  return raw;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -391,6 +334,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       timeoutMs: integer(env, 'STRIPE_TIMEOUT_MS', 10_000, 100, 120_000),
     },
     paymentHoldMinutes: decimal(env, 'PAYMENT_HOLD_MINUTES', 30, 0.01, 10_080),
+    signup: signupMode(env, production),
   };
   return { ...config, ...overrides };
 }

@@ -27,6 +27,7 @@ import { pruneExpiredOperatorSessions } from './modules/operators/index.js';
 import { createOrdersService } from './modules/orders/index.js';
 import { createStripeAccounts, paymentHoldExpiryJobs } from './modules/payments/index.js';
 import { readStoreRegions } from './modules/regions/index.js';
+import { pruneExpiredSignups } from './modules/signup/index.js';
 import { createStoresService, type StoresService } from './modules/stores/index.js';
 import { webhookDeliveryJobs, webhookLogRetention } from './modules/webhooks/index.js';
 import type { Db } from './platform/db/database.js';
@@ -44,7 +45,7 @@ const PRUNE_BATCH = 1000;
 
 /**
  * Deletes expired rows: idempotency keys past their 24 hours, login codes a day after they expired,
- * customer, dashboard and operator sessions past their expiry. Each table through its owner, in statements of
+ * customer, dashboard and operator sessions past their expiry, sign-up requests a day after they expired. Each table through its owner, in statements of
  * at most `batchSize` rows (SKIP LOCKED: workers pruning at the same time take different rows).
  * Returns, per table, the rows deleted and the statements run.
  */
@@ -54,6 +55,7 @@ export async function pruneExpiredRows(db: Db, options: { batchSize?: number; si
     ...(await pruneIdempotencyKeys(db, batches)),
     ...(await pruneExpiredLogins(db, batches)),
     ...(await pruneExpiredAdminSessions(db, batches)),
+    ...(await pruneExpiredSignups(db, batches)),
     ...(await pruneExpiredOperatorSessions(db, batches)),
   };
 }

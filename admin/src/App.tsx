@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { StoreSettings } from './api/types';
+import type { Session, StoreSettings } from './api/types';
 import { Refused } from './components/access';
 import { ConfirmProvider } from './components/dialogs';
 import { StoreSwitcher } from './components/StoreSwitcher';
@@ -7,6 +7,7 @@ import { Empty } from './components/ui';
 import { isCurrent, matchPath } from './lib/path';
 import type { Requirement } from './lib/permissions';
 import { Link, navigate, RouterProvider, useLocation } from './lib/router';
+import { shopAddress } from './lib/shop-address';
 import { ActivityPage } from './pages/activity/ActivityPage';
 import { CategoriesPage } from './pages/categories/CategoriesPage';
 import { CustomerDetailPage } from './pages/customers/CustomerDetailPage';
@@ -24,19 +25,11 @@ import { SettingsPage } from './pages/settings/SettingsPage';
 import { ShippingPage } from './pages/settings/shipping/ShippingPage';
 import { TaxesPage } from './pages/settings/taxes/TaxesPage';
 import { SignInPage } from './pages/sign-in/SignInPage';
+import { SignupPage } from './pages/signup/SignupPage';
 import { StaffPage } from './pages/staff/StaffPage';
 import { WebhookDetailPage } from './pages/webhooks/WebhookDetailPage';
 import { WebhooksPage } from './pages/webhooks/WebhooksPage';
 import { SessionGate, useCan, useSession } from './session';
-
-/**
- * The store's web shop: on its own domain when it has one (served on this dashboard's scheme, as the
- * shop's canonical URLs are), else at /shop/{slug}/ of this server.
- */
-export function shopAddress(store: Pick<StoreSettings, 'slug' | 'custom_domain'>): string {
-  if (store.custom_domain) return `${window.location.protocol}//${store.custom_domain}/`;
-  return `/shop/${encodeURIComponent(store.slug)}/`;
-}
 
 const NAV = [
   { to: '/', label: 'Overview' },
@@ -94,7 +87,27 @@ const ROUTES: {
   },
   { pattern: '/settings/staff', need: OWNER, render: () => <StaffPage /> },
   { pattern: '/activity', need: OWNER, render: () => <ActivityPage /> },
+  { pattern: '/signup', render: () => <Redirect to="/" /> },
 ];
+
+/** A signed-in user who opens the sign-up page lands on the overview. */
+function Redirect({ to }: { to: string }) {
+  useEffect(() => navigate(to, { replace: true }), [to]);
+  return null;
+}
+
+/** Signed out: the sign-up page at /signup, else the sign-in page. */
+function SignedOut({
+  expired,
+  onSignedIn,
+}: {
+  expired: boolean;
+  onSignedIn: (session: Session) => Promise<void>;
+}) {
+  const { path } = useLocation();
+  if (path === '/signup') return <SignupPage onSignedIn={onSignedIn} />;
+  return <SignInPage expired={expired} onSignedIn={onSignedIn} />;
+}
 
 /** What the page at `path` needs (the navigation shows an entry only to whom its page opens). */
 function needOf(path: string): Requirement | undefined {
@@ -238,7 +251,7 @@ function Gate() {
   return (
     <SessionGate
       signedIn={<Shell />}
-      signedOut={({ expired, onSignedIn }) => <SignInPage expired={expired} onSignedIn={onSignedIn} />}
+      signedOut={({ expired, onSignedIn }) => <SignedOut expired={expired} onSignedIn={onSignedIn} />}
     />
   );
 }

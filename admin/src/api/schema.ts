@@ -1094,6 +1094,40 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/admin/onboarding': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The store's first steps and whether each is done (derived live from its data) */
+    get: operations['getOnboardingChecklist'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/onboarding/view-shop': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Tick "view your shop" off (the dashboard calls it from its link to the shop) */
+    post: operations['markShopViewed'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/admin/staff': {
     parameters: {
       query?: never;
@@ -1183,6 +1217,47 @@ export interface paths {
      * @description Owners only: a staff member's dashboard session is refused (403).
      */
     delete: operations['revokeStaffInvitation'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/signup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Whether self-service sign-up is open (SIGNUP=open) */
+    get: operations['getSignupStatus'];
+    put?: never;
+    /**
+     * Start a sign-up: e-mail a 6-digit code to the address (the same answer for a registered one)
+     * @description The code is valid 15 minutes and allows 5 wrong tries. At most 5 requests per e-mail and 30 per client IP per 15 minutes (429). 403 when SIGNUP=closed, or from a foreign Origin.
+     */
+    post: operations['requestSignup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/admin/signup/verify': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm the address with the code: creates the store and its owner, signs in (emporium_admin cookie)
+     * @description A wrong or expired code is 401; after 5 wrong tries the code is dead (429: sign up again). At most 60 verifications per client IP per 15 minutes. 409 if the address got an account meanwhile.
+     */
+    post: operations['verifySignup'];
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -14824,6 +14899,185 @@ export interface operations {
       };
     };
   };
+  getOnboardingChecklist: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              items: {
+                key: 'add_product' | 'set_up_shipping' | 'connect_payments' | 'view_shop';
+                done: boolean;
+              }[];
+              done: boolean;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  markShopViewed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      204: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
   listStaff: {
     parameters: {
       query?: never;
@@ -15581,6 +15835,294 @@ export interface operations {
       };
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  getSignupStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Default Response */
+      200: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              open: boolean;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  requestSignup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          password: string;
+          store_name: string;
+          /** @description ISO 4217; default USD */
+          currency?: string;
+          /** @description IANA; default UTC */
+          timezone?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @enum {boolean} */
+              sent: true;
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `payload_too_large`: the body is over 1 MiB */
+      413: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unsupported_media_type`: the body is not `application/json` */
+      415: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      503: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          /** @description Seconds to wait before sending the request again */
+          'Retry-After': number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+    };
+  };
+  verifySignup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          code: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      201: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              store: {
+                id: string;
+                slug: string;
+                name: string;
+              };
+            };
+          };
+        };
+      };
+      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
+      400: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
+      401: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
+      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
+      409: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
           'X-Request-Id': string;

@@ -148,3 +148,7 @@ export const NOTIFICATION_KINDS = everyOf<NotificationKind>()([
   'new_order',
   'low_stock',
 ]);
+
+/** GET /api/admin/onboarding: the first steps of a new store, each derived from its data. */
+export type OnboardingChecklist = Data<paths['/api/admin/onboarding']['get']>;
+export type OnboardingItemKey = OnboardingChecklist['items'][number]['key'];

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { readCookie, sessionCookieHeader } from '../../platform/http/cookies.js';
+import { readCookie } from '../../platform/http/cookies.js';
 import { DataEnvelope } from '../../platform/http/envelopes.js';
 import { errorResponses } from '../../platform/http/error-responses.js';
 import { forbidden } from '../../platform/http/errors.js';
@@ -11,6 +11,7 @@ import {
   type MerchantAuthOptions,
 } from '../../platform/http/merchant-auth.js';
 import { isForeignOrigin } from '../../platform/http/same-origin.js';
+import { adminSessionCookie } from './admin.cookie.js';
 import { countriesRoutes } from './admin.countries.js';
 import { adminSessionBody, AdminSession as Session } from './admin.schemas.js';
 import type { AdminService } from './admin.service.js';
@@ -27,8 +28,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
   signedInRoutes: (signedIn: FastifyInstance) => Promise<void>;
 }> = async (app, { admin, merchantAuth, secureCookies, signedInRoutes }) => {
   const tags = ['Admin'];
-  const cookie = (token: string, expiresAt: Date) =>
-    sessionCookieHeader(ADMIN_COOKIE, token, { expiresAt, sameSite: 'Strict', secure: secureCookies });
+  const cookie = (token: string, expiresAt: Date) => adminSessionCookie(token, expiresAt, secureCookies);
 
   app.post(
     '/auth/login',

@@ -1,3 +1,4 @@
+export { adminSessionCookie } from './admin.cookie.js';
 export { adminRoutes } from './admin.routes.js';
 export { AdminSession, type AdminSessionView, adminSessionBody } from './admin.schemas.js';
 export {

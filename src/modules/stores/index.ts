@@ -1,6 +1,7 @@
 import { registerConstraintConflict } from '../../platform/http/errors.js';
 
 registerConstraintConflict('stores_custom_domain_key', 'another store already uses this custom domain');
+registerConstraintConflict('admin_users_email_key', 'a user with this e-mail already exists');
 
 export { hostOfHeader } from './custom-domains.js';
 export { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
@@ -15,6 +16,13 @@ export {
 export { parseScopes } from './store-input.js';
 export { createStoreLifecycle, type LifecycleOptions, type StoreLifecycle } from './store-lifecycle.js';
 export { storeApiRoutes } from './store-settings.routes.js';
+export {
+  adminEmailTaken,
+  createStoreWithOwner,
+  firstFreeSlug,
+  slugBaseOf,
+  storeLocale,
+} from './store-signup.js';
 export { actorNames as storeActorNames } from './stores.repository.js';
 export { storesRoutes } from './stores.routes.js';
 export {

@@ -8,6 +8,7 @@ import { formatMoney } from '../../lib/money';
 import { Link } from '../../lib/router';
 import { useSession } from '../../session';
 import { AreaChart, BarChart, type Point } from './charts';
+import { OnboardingCard } from './OnboardingCard';
 import { periodChange, RANGES, rangeDates } from './period';
 
 function Kpi({
@@ -124,6 +125,7 @@ export function OverviewPage() {
           </p>
         ) : null}
       </PageHeader>
+      <OnboardingCard />
 
       {analytics.loading && !data ? <Loading label="Loading analytics…" /> : null}
       {notAvailable ? (

@@ -2,6 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { ApiError, api, request } from '../../api/client';
 import type { Session } from '../../api/types';
 import { Button, ErrorBanner, Notice, TextField } from '../../components/ui';
+import { Link } from '../../lib/router';
 
 /** E-mail and password; then, for a user of several stores, the store to open (contract §14). */
 export function SignInPage({
@@ -17,10 +18,16 @@ export function SignInPage({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const emailRef = useRef<HTMLInputElement>(null);
+  const [signupOpen, setSignupOpen] = useState(false);
 
   useEffect(() => {
     document.title = 'Sign in · Emporium';
     emailRef.current?.focus();
+    // SIGNUP=open: new merchants may create their own store.
+    request<{ data: { open: boolean } }>('GET', '/api/admin/signup').then(
+      (res) => setSignupOpen(res.data.open),
+      () => setSignupOpen(false),
+    );
   }, []);
 
   const submit = async (event: FormEvent) => {
@@ -122,6 +129,11 @@ export function SignInPage({
         <Button type="submit" variant="primary" busy={busy}>
           Sign in
         </Button>
+        {signupOpen ? (
+          <p className="hint">
+            New to Emporium? <Link to="/signup">Create a store</Link>
+          </p>
+        ) : null}
       </form>
     </div>
   );
