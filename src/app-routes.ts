@@ -23,7 +23,7 @@ import { customerOrdersRoutes, ordersRoutes, refundsRoutes } from './modules/ord
 import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js';
 import { regionsRoutes } from './modules/regions/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
-import { storeApiRoutes, storesRoutes } from './modules/stores/index.js';
+import { domainCheckRoutes, storeApiRoutes, storesRoutes } from './modules/stores/index.js';
 import { webhooksRoutes } from './modules/webhooks/index.js';
 import { wishlistRoutes } from './modules/wishlist/index.js';
 import { createCursorCodec } from './platform/http/cursor.js';
@@ -99,6 +99,11 @@ export async function registerRoutes(
     },
   });
   await server.register(adminDashboardRoutes);
+  await server.register(domainCheckRoutes, {
+    prefix: '/api/operator',
+    stores,
+    rateLimits: deps.rateLimitStore,
+  });
   await server.register(customerAuthRoutes, {
     prefix: '/api/storefront',
     accounts: services.accounts,

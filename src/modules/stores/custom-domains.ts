@@ -79,26 +79,66 @@ export function hostOfHeader(header: string | undefined): string | undefined {
   return isHostname(host) ? host : undefined;
 }
 
+/**
+ * The name a reverse proxy asks about before it requests a certificate (`?domain=`, Caddy's
+ * on_demand_tls `ask`): any case, one trailing dot tolerated, an internationalised name in either
+ * form; a port, an IP address, a single label or anything else that is no host name is refused (400
+ * naming `domain`). Nothing is trimmed: the proxy sends the name exactly as the client did.
+ */
+export function parseDomainQuery(input: string): string {
+  const typed = input.toLowerCase().replace(/\.$/, '');
+  const host = /^[\p{L}\p{N}.-]+$/u.test(typed) ? domainToASCII(typed) : '';
+  if (isHostname(host)) return host;
+  const message = /:\d*$/.test(typed)
+    ? 'has a port; ask with the host name alone, such as shop.example.com'
+    : isIP(typed.replace(/^\[(.*)\]$/, '$1')) || NUMERIC_LABEL.test(typed.split('.').at(-1) ?? '')
+      ? 'is an IP address; a custom domain is a name such as shop.example.com'
+      : 'must be a host name such as shop.example.com';
+  throw invalidRequest(`domain ${message}`, [{ field: 'domain', message }]);
+}
+
+/**
+ * The statuses whose stores keep their domain: an active store's shop, and a suspended store's
+ * "closed" page, are served over HTTPS on it (a disabled or deleting store's domain is forgotten).
+ */
+export const DOMAIN_STATUSES = ['active', 'suspended'] as const;
+const keepsDomain = (status: string) => (DOMAIN_STATUSES as readonly string[]).includes(status);
+
 /** How often the directory re-reads every custom domain, for changes made by other processes. */
 export const DOMAIN_REFRESH_MS = 30_000;
 
+/** A store's domain as the directory lists it; a row without status is an active store's. */
+export interface ListedDomain {
+  id: string;
+  slug: string;
+  custom_domain: string | null;
+  status?: string;
+}
+
+interface Entry {
+  domain: string;
+  slug: string;
+  active: boolean;
+}
+
 /**
- * Every active store's custom domain, in memory, so the CSRF check (synchronous, on every
- * cookie-authenticated write) can ask "which origins does this store add?" without a query.
+ * Every active or suspended store's custom domain, in memory, so the CSRF check (synchronous, on
+ * every cookie-authenticated write) can ask "which origins does this store add?" without a query,
+ * the shop dispatch which store a host is, and a reverse proxy whether to get a certificate for it.
  * Loaded when the app is built, re-read every DOMAIN_REFRESH_MS, and updated at once for
  * a change this process makes; a change made by another process is seen within one refresh
  * (docs/decisions.md). It holds one short string per store that has a domain.
  */
 export class CustomDomainDirectory {
-  private byStore = new Map<string, { domain: string; slug: string }>();
-  /** domain → slug: the shop dispatch (synchronous, before routing) asks it for every request. */
-  private byDomain = new Map<string, string>();
+  private byStore = new Map<string, Entry>();
+  /** The shop dispatch (synchronous, before routing) asks it for every request. */
+  private byDomain = new Map<string, Entry>();
   /** Bumped by every load and local change: a load that started earlier must not overwrite them. */
   private generation = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly load: () => Promise<{ id: string; slug: string; custom_domain: string | null }[]>,
+    private readonly load: () => Promise<ListedDomain[]>,
     private readonly log?: Logger,
   ) {}
 
@@ -107,11 +147,11 @@ export class CustomDomainDirectory {
     const rows = await this.load();
     if (generation !== this.generation) return;
     this.byStore = new Map(
-      rows.flatMap((r) =>
-        r.custom_domain ? [[r.id, { domain: r.custom_domain, slug: r.slug }] as const] : [],
+      rows.flatMap(({ id, slug, custom_domain: domain, status = 'active' }) =>
+        domain && keepsDomain(status) ? [[id, { domain, slug, active: status === 'active' }] as const] : [],
       ),
     );
-    this.byDomain = new Map([...this.byStore.values()].map(({ domain, slug }) => [domain, slug]));
+    this.byDomain = new Map([...this.byStore.values()].map((entry) => [entry.domain, entry]));
   }
 
   /**
@@ -134,23 +174,35 @@ export class CustomDomainDirectory {
     this.timer = undefined;
   }
 
-  /** This process changed a store's domain: known at once, whatever a load in flight read before. */
-  changed(storeId: string, slug: string, domain: string | null): void {
+  /**
+   * This process changed a store's domain or status: known at once, whatever a load in flight read
+   * before. A domain of a store in no status of DOMAIN_STATUSES is dropped.
+   */
+  changed(storeId: string, slug: string, domain: string | null, status = 'active'): void {
     this.generation++;
     const previous = this.byStore.get(storeId);
     if (previous) this.byDomain.delete(previous.domain);
-    if (domain) {
-      this.byStore.set(storeId, { domain, slug });
-      this.byDomain.set(domain, slug);
+    if (domain && keepsDomain(status)) {
+      const entry = { domain, slug, active: status === 'active' };
+      this.byStore.set(storeId, entry);
+      this.byDomain.set(domain, entry);
     } else this.byStore.delete(storeId);
   }
 
+  /** The active store's domain (a suspended store's sessions write nothing). */
   domainOf(storeId: string): string | undefined {
-    return this.byStore.get(storeId)?.domain;
+    const entry = this.byStore.get(storeId);
+    return entry?.active ? entry.domain : undefined;
   }
 
   /** The slug of the active store whose custom domain this host name (lower-case, no port) is. */
   slugOfDomain(host: string): string | undefined {
-    return this.byDomain.get(host);
+    const entry = this.byDomain.get(host);
+    return entry?.active ? entry.slug : undefined;
+  }
+
+  /** Whether this host name (lower-case, no port) is an active or suspended store's domain. */
+  has(host: string): boolean {
+    return this.byDomain.has(host);
   }
 }

@@ -3,6 +3,7 @@ import { registerConstraintConflict } from '../../platform/http/errors.js';
 registerConstraintConflict('stores_custom_domain_key', 'another store already uses this custom domain');
 
 export { hostOfHeader } from './custom-domains.js';
+export { DOMAIN_CHECKS_PER_MINUTE, domainCheckRoutes } from './domain-check.routes.js';
 export { hashPassword, verifyPassword } from './passwords.js';
 export {
   DEFAULT_STORE_COLORS,
