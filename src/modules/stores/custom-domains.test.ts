@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CustomDomainDirectory, hostOfHeader, parseCustomDomain } from './custom-domains.js';
+import {
+  CustomDomainDirectory,
+  hostOfHeader,
+  parseCustomDomain,
+  parseDomainQuery,
+} from './custom-domains.js';
 
 describe('parseCustomDomain', () => {
   it.each([
@@ -95,7 +100,7 @@ describe('hostOfHeader', () => {
 describe('CustomDomainDirectory', () => {
   /** A load the test finishes when it wants, answering the rows it is given then. */
   function controlledLoads() {
-    type Row = { id: string; slug: string; custom_domain: string | null };
+    type Row = { id: string; slug: string; custom_domain: string | null; status?: string };
     const pending: ((rows: Row[]) => void)[] = [];
     const load = () => new Promise<Row[]>((r) => pending.push(r));
     return { load, pending };
@@ -158,5 +163,67 @@ describe('CustomDomainDirectory', () => {
     await new Promise((r) => setTimeout(r, 80));
     expect(calls).toBe(stopped);
     expect(directory.domainOf('s1')).toBe(`v${stopped}.example`);
+  });
+  it("keeps an active or suspended store's domain; serves the shop and trusts origins of the active one only", async () => {
+    const { load, pending } = controlledLoads();
+    const directory = new CustomDomainDirectory(load);
+    const refreshed = directory.refresh();
+    pending[0]?.([
+      { id: 's1', slug: 'one', custom_domain: 'one.example', status: 'active' },
+      { id: 's2', slug: 'two', custom_domain: 'two.example', status: 'suspended' },
+      { id: 's3', slug: 'three', custom_domain: 'three.example', status: 'deleting' },
+      { id: 's4', slug: 'four', custom_domain: 'four.example', status: 'disabled' },
+    ]);
+    await refreshed;
+    expect(['one', 'two', 'three', 'four'].map((n) => directory.has(`${n}.example`))).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(directory.slugOfDomain('one.example')).toBe('one');
+    expect(directory.slugOfDomain('two.example')).toBeUndefined();
+    expect(directory.domainOf('s2')).toBeUndefined();
+    directory.changed('s2', 'two', 'two.example', 'active');
+    expect(directory.slugOfDomain('two.example')).toBe('two');
+    directory.changed('s1', 'one', 'one.example', 'deleting');
+    expect(directory.has('one.example')).toBe(false);
+    expect(directory.domainOf('s1')).toBeUndefined();
+  });
+});
+
+describe('parseDomainQuery', () => {
+  it.each([
+    ['shop.example.com', 'shop.example.com'],
+    ['SHOP.Example.COM', 'shop.example.com'],
+    ['shop.example.com.', 'shop.example.com'],
+    ['Bücher.example', 'xn--bcher-kva.example'],
+    ['xn--bcher-kva.example.', 'xn--bcher-kva.example'],
+  ])('%s → %s', (input, name) => {
+    expect(parseDomainQuery(input)).toBe(name);
+  });
+
+  it.each([
+    ['shop.example.com:443', /port/],
+    ['shop.example.com:', /port/],
+    ['10.0.0.1', /IP address/],
+    ['[::1]', /IP address/],
+    ['::1', /IP address/],
+    ['shop.0x7f', /IP address/],
+    ['shop', /host name/],
+    ['', /host name/],
+    ['.', /host name/],
+    ['shop.example.com..', /host name/],
+    [' shop.example.com', /host name/],
+    ['shop.example.com/', /host name/],
+    ['*.example.com', /host name/],
+    ['user@shop.example.com', /host name/],
+  ])('refuses %s with a 400 naming domain', (input, reason) => {
+    expect(() => parseDomainQuery(input)).toThrow(
+      expect.objectContaining({
+        statusCode: 400,
+        details: [{ field: 'domain', message: expect.stringMatching(reason) }],
+      }),
+    );
   });
 });

@@ -89,11 +89,12 @@ export function parseDomainQuery(input: string): string {
   const typed = input.toLowerCase().replace(/\.$/, '');
   const host = /^[\p{L}\p{N}.-]+$/u.test(typed) ? domainToASCII(typed) : '';
   if (isHostname(host)) return host;
-  const message = /:\d*$/.test(typed)
-    ? 'has a port; ask with the host name alone, such as shop.example.com'
-    : isIP(typed.replace(/^\[(.*)\]$/, '$1')) || NUMERIC_LABEL.test(typed.split('.').at(-1) ?? '')
+  const message =
+    isIP(typed.replace(/^\[(.*)\]$/, '$1')) || NUMERIC_LABEL.test(typed.split('.').at(-1) ?? '')
       ? 'is an IP address; a custom domain is a name such as shop.example.com'
-      : 'must be a host name such as shop.example.com';
+      : /:\d*$/.test(typed)
+        ? 'has a port; ask with the host name alone, such as shop.example.com'
+        : 'must be a host name such as shop.example.com';
   throw invalidRequest(`domain ${message}`, [{ field: 'domain', message }]);
 }
 
