@@ -52,7 +52,7 @@ export const domainCheckRoutes: FastifyPluginAsyncTypebox<{
               description: 'The host name a certificate would be for, such as shop.example.com',
             }),
           },
-          { additionalProperties: false },
+          // Unknown parameters are ignored, as on every query string (docs/decisions.md).
         ),
         response: {
           200: DataEnvelope(
