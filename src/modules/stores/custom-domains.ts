@@ -98,48 +98,27 @@ export function parseDomainQuery(input: string): string {
   throw invalidRequest(`domain ${message}`, [{ field: 'domain', message }]);
 }
 
-/**
- * The statuses whose stores keep their domain: an active store's shop, and a suspended store's
- * "closed" page, are served over HTTPS on it (a disabled or deleting store's domain is forgotten).
- */
-export const DOMAIN_STATUSES = ['active', 'suspended'] as const;
-const keepsDomain = (status: string) => (DOMAIN_STATUSES as readonly string[]).includes(status);
-
 /** How often the directory re-reads every custom domain, for changes made by other processes. */
 export const DOMAIN_REFRESH_MS = 30_000;
 
-/** A store's domain as the directory lists it; a row without status is an active store's. */
-export interface ListedDomain {
-  id: string;
-  slug: string;
-  custom_domain: string | null;
-  status?: string;
-}
-
-interface Entry {
-  domain: string;
-  slug: string;
-  active: boolean;
-}
-
 /**
- * Every active or suspended store's custom domain, in memory, so the CSRF check (synchronous, on
- * every cookie-authenticated write) can ask "which origins does this store add?" without a query,
- * the shop dispatch which store a host is, and a reverse proxy whether to get a certificate for it.
+ * Every routed store's custom domain (see listCustomDomains), in memory, so the CSRF check
+ * (synchronous, on every cookie-authenticated write) can ask "which origins does this store add?"
+ * without a query, and a reverse proxy whether to get a certificate for a name.
  * Loaded when the app is built, re-read every DOMAIN_REFRESH_MS, and updated at once for
  * a change this process makes; a change made by another process is seen within one refresh
  * (docs/decisions.md). It holds one short string per store that has a domain.
  */
 export class CustomDomainDirectory {
-  private byStore = new Map<string, Entry>();
-  /** The shop dispatch (synchronous, before routing) asks it for every request. */
-  private byDomain = new Map<string, Entry>();
+  private byStore = new Map<string, { domain: string; slug: string }>();
+  /** domain → slug: the shop dispatch (synchronous, before routing) asks it for every request. */
+  private byDomain = new Map<string, string>();
   /** Bumped by every load and local change: a load that started earlier must not overwrite them. */
   private generation = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly load: () => Promise<ListedDomain[]>,
+    private readonly load: () => Promise<{ id: string; slug: string; custom_domain: string | null }[]>,
     private readonly log?: Logger,
   ) {}
 
@@ -148,11 +127,11 @@ export class CustomDomainDirectory {
     const rows = await this.load();
     if (generation !== this.generation) return;
     this.byStore = new Map(
-      rows.flatMap(({ id, slug, custom_domain: domain, status = 'active' }) =>
-        domain && keepsDomain(status) ? [[id, { domain, slug, active: status === 'active' }] as const] : [],
+      rows.flatMap((r) =>
+        r.custom_domain ? [[r.id, { domain: r.custom_domain, slug: r.slug }] as const] : [],
       ),
     );
-    this.byDomain = new Map([...this.byStore.values()].map((entry) => [entry.domain, entry]));
+    this.byDomain = new Map([...this.byStore.values()].map(({ domain, slug }) => [domain, slug]));
   }
 
   /**
@@ -175,34 +154,27 @@ export class CustomDomainDirectory {
     this.timer = undefined;
   }
 
-  /**
-   * This process changed a store's domain or status: known at once, whatever a load in flight read
-   * before. A domain of a store in no status of DOMAIN_STATUSES is dropped.
-   */
-  changed(storeId: string, slug: string, domain: string | null, status = 'active'): void {
+  /** This process changed a store's domain: known at once, whatever a load in flight read before. */
+  changed(storeId: string, slug: string, domain: string | null): void {
     this.generation++;
     const previous = this.byStore.get(storeId);
     if (previous) this.byDomain.delete(previous.domain);
-    if (domain && keepsDomain(status)) {
-      const entry = { domain, slug, active: status === 'active' };
-      this.byStore.set(storeId, entry);
-      this.byDomain.set(domain, entry);
+    if (domain) {
+      this.byStore.set(storeId, { domain, slug });
+      this.byDomain.set(domain, slug);
     } else this.byStore.delete(storeId);
   }
 
-  /** The active store's domain (a suspended store's sessions write nothing). */
   domainOf(storeId: string): string | undefined {
-    const entry = this.byStore.get(storeId);
-    return entry?.active ? entry.domain : undefined;
+    return this.byStore.get(storeId)?.domain;
   }
 
   /** The slug of the active store whose custom domain this host name (lower-case, no port) is. */
   slugOfDomain(host: string): string | undefined {
-    const entry = this.byDomain.get(host);
-    return entry?.active ? entry.slug : undefined;
+    return this.byDomain.get(host);
   }
 
-  /** Whether this host name (lower-case, no port) is an active or suspended store's domain. */
+  /** Whether this host name (lower-case, no port) is a store's domain in the directory. */
   has(host: string): boolean {
     return this.byDomain.has(host);
   }

@@ -2,7 +2,6 @@ import type { Insertable, Updateable } from 'kysely';
 import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { isUuid } from '../../platform/ids.js';
-import { DOMAIN_STATUSES } from './custom-domains.js';
 import type { MemberRole, StoresTable } from './stores.tables.js';
 
 export function insertStore(db: Executor, row: Insertable<StoresTable>) {
@@ -129,13 +128,13 @@ export function findStoreByCustomDomain(db: Executor, host: string) {
   return db.selectFrom('stores').selectAll().where('custom_domain', '=', host).executeTakeFirst();
 }
 
-/** Every active or suspended store's custom domain: the in-memory directory's source (few rows). */
+/** Every active store's custom domain: the in-memory directory's source (few rows, by the index). */
 export function listCustomDomains(db: Executor) {
   return db
     .selectFrom('stores')
-    .select(['id', 'slug', 'custom_domain', 'status'])
+    .select(['id', 'slug', 'custom_domain'])
     .where('custom_domain', 'is not', null)
-    .where('status', 'in', [...DOMAIN_STATUSES])
+    .where('status', '=', 'active')
     .execute();
 }
 

@@ -188,11 +188,8 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
      */
     slugOfCustomDomain: (host: string) => domains.slugOfDomain(host),
 
-    /** Whether a host name (lower-case) is an active or suspended store's domain (in memory). */
+    /** Whether a host name (lower-case) is a store's custom domain (in memory; active or suspended). */
     isCustomDomain: (host: string) => domains.has(host),
-
-    /** Reads every store's domain and status again (after a status change: suspension, deletion). */
-    reloadCustomDomains: () => domains.refresh(),
 
     /** Ends the refreshes that `watchDomains` started. */
     stopCustomDomains: () => domains.stop(),
@@ -243,7 +240,8 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
         });
       });
       forgetStores();
-      if (domain !== undefined) domains.changed(storeId, current.slug, domain, current.status);
+      if (domain !== undefined)
+        domains.changed(storeId, current.slug, current.status === 'active' ? domain : null);
       return this.getSettings(storeId);
     },
 
