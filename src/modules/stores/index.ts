@@ -12,6 +12,7 @@ export {
   type StoreColors,
   storeColors,
 } from './store-colors.js';
+export { DELETION_LEASE_MS, type StoreDeletionOptions, storeDeletionJobs } from './store-deletion.js';
 export { parseScopes } from './store-input.js';
 export { createStoreLifecycle, type LifecycleOptions, type StoreLifecycle } from './store-lifecycle.js';
 export { storeApiRoutes } from './store-settings.routes.js';
