@@ -61,10 +61,17 @@ export async function registerRoutes(
 
   const trustedOrigins = trustedOriginsOf(config.publicUrl, stores.customDomainOrigins);
   const cursors = createCursorCodec(appSecretOf(config));
+  // A suspended store's keys and sessions are refused, a deleting store's are gone (storeLifecycle).
+  const { storeLifecycle } = services;
   const merchantAuth = {
-    resolveApiKey: (raw: string) => services.stores.resolveApiKey(raw),
+    resolveApiKey: async (raw: string) =>
+      storeLifecycle.admitMerchant(await services.stores.resolveApiKey(raw)),
     rateLimit: { store: deps.rateLimitStore, perMinute: config.rateLimitPerMinute },
-    admin: { resolveSession: (token: string) => admin.resolveSession(token), trustedOrigins },
+    admin: {
+      resolveSession: async (token: string) =>
+        storeLifecycle.admitMerchant(await admin.resolveSession(token)),
+      trustedOrigins,
+    },
   };
   await server.register(
     async (v1) => {
@@ -111,7 +118,8 @@ export async function registerRoutes(
     secureCookies,
   });
   const customerAuth = {
-    resolveSession: (token: string) => services.accounts.resolveSession(token),
+    resolveSession: async (token: string) =>
+      storeLifecycle.admitShopper(await services.accounts.resolveSession(token)),
     trustedOrigins,
     rateLimits: deps.rateLimitStore,
   };

@@ -40,7 +40,12 @@ import {
   type PaymentsService,
 } from './modules/payments/index.js';
 import { createRegionsService, type RegionsService } from './modules/regions/index.js';
-import { createStoresService, type StoresService } from './modules/stores/index.js';
+import {
+  createStoreLifecycle,
+  createStoresService,
+  type StoreLifecycle,
+  type StoresService,
+} from './modules/stores/index.js';
 import { createWebhooksService, type WebhooksService } from './modules/webhooks/index.js';
 import { createWishlistService, type WishlistService } from './modules/wishlist/index.js';
 import { ChangeCounter } from './platform/change-counter.js';
@@ -75,6 +80,8 @@ export interface Services {
   notificationTemplates: NotificationTemplates;
   /** "Email me when it's back": sign-ups, ended by inventory's restock port. */
   backInStock: BackInStockService;
+  /** Suspension and deletion of a store (contract §14), for operators and the CLI. */
+  storeLifecycle: StoreLifecycle;
 }
 
 /** What the routes are registered with: the services, and the few parts that are not one. */
@@ -203,6 +210,7 @@ export async function wireServices(deps: AppDeps, server: FastifyInstance): Prom
   const checkout = createCheckoutService({ db, ...pricing, customers, orders, payments });
   const services: Services = {
     stores,
+    storeLifecycle: createStoreLifecycle({ db, stores }),
     customers,
     inventory,
     products,

@@ -1,13 +1,19 @@
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { storeColors } from '../modules/stores/index.js';
+import { StoreClosedError, storeColors } from '../modules/stores/index.js';
 import { installPublicCaching } from '../platform/http/cacheable.js';
 import { type AppError, forbidden, notFound, toAppError } from '../platform/http/errors.js';
 import { isSameOriginWrite } from '../platform/http/same-origin.js';
 import { fileInside } from '../platform/http/static-files.js';
 import { webUrlOf } from '../platform/web-url.js';
 import { SHOP_ASSETS_DIR } from './assets.js';
-import { ErrorPage, NotFoundPage, SHOP_UNAVAILABLE_HTML, UNKNOWN_STORE_HTML } from './pages/not-found.js';
+import {
+  ErrorPage,
+  NotFoundPage,
+  SHOP_UNAVAILABLE_HTML,
+  storeClosedHtml,
+  UNKNOWN_STORE_HTML,
+} from './pages/not-found.js';
 import { sendHtml, sendPage } from './render.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { accountListRoutes } from './routes/account-lists.routes.js';
@@ -85,9 +91,14 @@ async function shopContextOf(request: FastifyRequest, deps: ShopDeps): Promise<S
   };
 }
 
-/** A failure before the store is known: no such shop (404), or the store could not be read (5xx). */
+/**
+ * A failure before the store is known: no such shop (404), a suspended store's "closed" page (503),
+ * or the store could not be read (5xx).
+ */
 function sendFramelessError(reply: FastifyReply, error: AppError) {
   if (error.statusCode === 404) return sendHtml(reply, UNKNOWN_STORE_HTML, { status: 404, cache: 'private' });
+  if (error instanceof StoreClosedError)
+    return sendHtml(reply, storeClosedHtml(error.storeName), { status: 503, cache: 'private' });
   if (error.headers) reply.headers(error.headers);
   return sendHtml(reply, SHOP_UNAVAILABLE_HTML, { status: error.statusCode, cache: 'private' });
 }
@@ -143,7 +154,7 @@ function installShopRequest(shop: FastifyInstance, deps: ShopDeps) {
   );
   shop.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
-    if (appError.statusCode >= 500)
+    if (appError.statusCode >= 500 && !(error instanceof StoreClosedError))
       request.log.error({ err: error, code: appError.code }, 'shop page failed');
     if (appError.headers) reply.headers(appError.headers);
     if (!request.shop) return sendFramelessError(reply, appError);

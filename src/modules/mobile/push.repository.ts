@@ -49,11 +49,15 @@ export interface ClaimedPush {
   claimed_at: Date;
 }
 
-/** Claims due notifications (SKIP LOCKED) and leases them for `leaseMs`; counts the attempt. */
+/**
+ * Claims due notifications (SKIP LOCKED) and leases them for `leaseMs`; counts the attempt. Those of
+ * a suspended store wait, unclaimed, until it is unsuspended (§14).
+ */
 export async function claimDuePushes(db: Executor, limit: number, leaseMs: number): Promise<ClaimedPush[]> {
   const result = await sql<ClaimedPush>`
     WITH due AS (
       SELECT n.id FROM push_notifications n
+      JOIN stores s ON s.id = n.store_id AND s.status = 'active'
       WHERE n.status = 'pending' AND n.next_attempt_at <= now()
         AND (n.locked_until IS NULL OR n.locked_until < now())
       ORDER BY n.next_attempt_at
@@ -112,7 +116,8 @@ export async function secondsUntilNextPush(db: Executor): Promise<number | null>
   const result = await sql<{ seconds: number | null }>`
     SELECT EXTRACT(EPOCH FROM (min(GREATEST(next_attempt_at, COALESCE(locked_until, next_attempt_at))) - now()))::float8
       AS seconds
-    FROM push_notifications WHERE status = 'pending'`.execute(db);
+    FROM push_notifications n JOIN stores s ON s.id = n.store_id AND s.status = 'active'
+    WHERE n.status = 'pending'`.execute(db);
   const seconds = result.rows[0]?.seconds;
   return seconds === null || seconds === undefined ? null : Number(seconds);
 }

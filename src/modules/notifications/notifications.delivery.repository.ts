@@ -10,6 +10,9 @@ import type { NotificationStatus } from './notifications.tables.js';
  * batches, retention) and of resends.
  */
 
+/** A suspended store's messages wait, unclaimed and uncounted, until it is unsuspended (§14). */
+const OF_ACTIVE_STORE = sql`EXISTS (SELECT 1 FROM stores s WHERE s.id = notifications.store_id AND s.status = 'active')`;
+
 /** A claimed message: what the composer needs, and the number of this attempt. */
 export interface ClaimedNotification extends QueuedNotification {
   /** Including this one (counted at the claim). */
@@ -30,7 +33,7 @@ export async function claimDueNotifications(
     WITH due AS (
       SELECT id FROM notifications
       WHERE status = 'pending' AND next_attempt_at <= now()
-        AND (locked_until IS NULL OR locked_until < now())
+        AND (locked_until IS NULL OR locked_until < now()) AND ${OF_ACTIVE_STORE}
       ORDER BY next_attempt_at
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
@@ -82,7 +85,7 @@ export async function secondsUntilNextNotification(db: Executor): Promise<number
   const result = await sql<{ seconds: number | null }>`
     SELECT EXTRACT(EPOCH FROM (min(GREATEST(next_attempt_at, COALESCE(locked_until, next_attempt_at))) - now()))::float8
       AS seconds
-    FROM notifications WHERE status = 'pending'`.execute(db);
+    FROM notifications WHERE status = 'pending' AND ${OF_ACTIVE_STORE}`.execute(db);
   const seconds = result.rows[0]?.seconds;
   return seconds === null || seconds === undefined ? null : Number(seconds);
 }

@@ -7,7 +7,10 @@ export function insertApiKey(
   return db.insertInto('api_keys').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The auth lookup: by hash, joined to the store so a disabled store's keys stop working too. */
+/**
+ * The auth lookup: by hash, joined to the store so a disabled or deleting store's keys stop working
+ * too. A suspended store's key is found: the caller refuses it saying why (storeLifecycle.admitMerchant).
+ */
 export function findActiveApiKeyByHash(db: Executor, hash: Buffer) {
   return db
     .selectFrom('api_keys')
@@ -15,7 +18,7 @@ export function findActiveApiKeyByHash(db: Executor, hash: Buffer) {
     .select(['api_keys.id', 'api_keys.store_id', 'api_keys.scopes'])
     .where('api_keys.key_hash', '=', hash)
     .where('api_keys.revoked_at', 'is', null)
-    .where('stores.status', '=', 'active')
+    .where('stores.status', 'in', ['active', 'suspended'])
     .executeTakeFirst();
 }
 

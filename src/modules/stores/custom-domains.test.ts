@@ -164,20 +164,6 @@ describe('CustomDomainDirectory', () => {
     expect(calls).toBe(stopped);
     expect(directory.domainOf('s1')).toBe(`v${stopped}.example`);
   });
-  it('has: a name the directory routes, as the last load and local changes left it', async () => {
-    const { load, pending } = controlledLoads();
-    const directory = new CustomDomainDirectory(load);
-    const refreshed = directory.refresh();
-    pending[0]?.([{ id: 's1', slug: 'one', custom_domain: 'one.example' }]);
-    await refreshed;
-    expect(directory.has('one.example')).toBe(true);
-    expect(directory.has('ONE.example')).toBe(false);
-    expect(directory.has('two.example')).toBe(false);
-    directory.changed('s1', 'one', 'two.example');
-    expect([directory.has('one.example'), directory.has('two.example')]).toEqual([false, true]);
-    directory.changed('s1', 'one', null);
-    expect(directory.has('two.example')).toBe(false);
-  });
 });
 
 describe('parseDomainQuery', () => {

@@ -104,7 +104,8 @@ export const DOMAIN_REFRESH_MS = 30_000;
 /**
  * Every routed store's custom domain (see listCustomDomains), in memory, so the CSRF check
  * (synchronous, on every cookie-authenticated write) can ask "which origins does this store add?"
- * without a query, and a reverse proxy whether to get a certificate for a name.
+ * without a query, the shop dispatch which store a host is, and a reverse proxy whether to get a
+ * certificate for a name (domain-check.routes.ts).
  * Loaded when the app is built, re-read every DOMAIN_REFRESH_MS, and updated at once for
  * a change this process makes; a change made by another process is seen within one refresh
  * (docs/decisions.md). It holds one short string per store that has a domain.
@@ -172,10 +173,5 @@ export class CustomDomainDirectory {
   /** The slug of the active store whose custom domain this host name (lower-case, no port) is. */
   slugOfDomain(host: string): string | undefined {
     return this.byDomain.get(host);
-  }
-
-  /** Whether this host name (lower-case, no port) is a store's domain in the directory. */
-  has(host: string): boolean {
-    return this.byDomain.has(host);
   }
 }

@@ -64,7 +64,9 @@ export const domainCheckRoutes: FastifyPluginAsyncTypebox<{
     },
     async (request) => {
       const domain = parseDomainQuery(request.query.domain);
-      if (!stores.isCustomDomain(domain)) throw notFound('custom domain');
+      // The names the shop answers on (active and suspended stores'): a certificate for any other
+      // would serve nothing. Only the name goes back, never the slug.
+      if (stores.slugOfCustomDomain(domain) === undefined) throw notFound('custom domain');
       return { data: { domain } };
     },
   );

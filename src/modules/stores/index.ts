@@ -5,6 +5,7 @@ registerConstraintConflict('stores_custom_domain_key', 'another store already us
 export { hostOfHeader } from './custom-domains.js';
 export { DOMAIN_CHECKS_PER_MINUTE, domainCheckRoutes } from './domain-check.routes.js';
 export { hashPassword, verifyPassword } from './passwords.js';
+export { StoreClosedError } from './store-closed.js';
 export {
   DEFAULT_STORE_COLORS,
   STORE_COLOR_NAMES,
@@ -12,7 +13,9 @@ export {
   type StoreColors,
   storeColors,
 } from './store-colors.js';
+export { DELETION_LEASE_MS, type StoreDeletionOptions, storeDeletionJobs } from './store-deletion.js';
 export { parseScopes } from './store-input.js';
+export { createStoreLifecycle, type LifecycleOptions, type StoreLifecycle } from './store-lifecycle.js';
 export { storeApiRoutes } from './store-settings.routes.js';
 export { actorNames as storeActorNames } from './stores.repository.js';
 export { storesRoutes } from './stores.routes.js';

@@ -128,13 +128,16 @@ export function findStoreByCustomDomain(db: Executor, host: string) {
   return db.selectFrom('stores').selectAll().where('custom_domain', '=', host).executeTakeFirst();
 }
 
-/** Every active store's custom domain: the in-memory directory's source (few rows, by the index). */
+/**
+ * Every active or suspended store's custom domain: the in-memory directory's source (few rows, by the
+ * index). A suspended store keeps its domain routed, so that its shop shows it closed there too.
+ */
 export function listCustomDomains(db: Executor) {
   return db
     .selectFrom('stores')
     .select(['id', 'slug', 'custom_domain'])
     .where('custom_domain', 'is not', null)
-    .where('status', '=', 'active')
+    .where('status', 'in', ['active', 'suspended'])
     .execute();
 }
 

@@ -19,6 +19,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secret.js';
 import * as keys from './api-keys.repository.js';
 import { CustomDomainDirectory, hostOfHeader, parseCustomDomain } from './custom-domains.js';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
+import { StoreClosedError } from './store-closed.js';
 import { contactEmail, currencyCode, isTimezone, parseLogo, parseScopes } from './store-input.js';
 import * as stores from './stores.repository.js';
 
@@ -152,11 +153,12 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
 
     countStores: () => stores.countStores(db),
 
-    /** A storefront's store by slug (cached like getStore); disabled or unknown stores are 404. */
+    /** A storefront's store by slug (cached like getStore); suspended 503, disabled or unknown 404. */
     async getActiveStoreBySlug(slug: string): Promise<StoreRow> {
       // Only active stores are kept: an unknown or disabled one is asked again at each request.
       return activeBySlug.getOrLoad(slug, async () => {
         const store = await stores.findStoreBySlug(db, slug);
+        if (store?.status === 'suspended') throw new StoreClosedError(store.name);
         if (store?.status !== 'active') throw notFound('store');
         return store;
       });
@@ -188,8 +190,12 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
      */
     slugOfCustomDomain: (host: string) => domains.slugOfDomain(host),
 
-    /** Whether a host name (lower-case) is a store's custom domain (in memory; active or suspended). */
-    isCustomDomain: (host: string) => domains.has(host),
+    /** A store's status changed (store-lifecycle.ts): cached copies go; a deleted store's domain at once. */
+    storeStatusChanged(store: StoreRow) {
+      forgetStores();
+      const routed = store.status === 'active' || store.status === 'suspended';
+      domains.changed(store.id, store.slug, routed ? store.custom_domain : null);
+    },
 
     /** Ends the refreshes that `watchDomains` started. */
     stopCustomDomains: () => domains.stop(),

@@ -82,7 +82,8 @@ const notOf = (webhookIds: readonly string[]) =>
  * different rows, and the lease (locked_until) so a worker that dies mid-delivery loses its claim
  * and another takes the delivery again. Counts the attempt at claim time, and logs the lost attempt
  * of a delivery whose lease ran out (insertLostAttempts). Deliveries of `skipWebhookIds` (receivers
- * this worker is waiting on) are left for later.
+ * this worker is waiting on) are left for later, and so are those of a store that is not active (a
+ * suspended store's wait, uncounted, until it is unsuspended; §14).
  */
 export async function claimDueDeliveries(
   db: Executor,
@@ -94,6 +95,7 @@ export async function claimDueDeliveries(
     WITH due AS (
       SELECT d.id, d.locked_until IS NOT NULL AS lost FROM webhook_deliveries d
       JOIN webhooks w ON w.id = d.webhook_id AND w.active
+      JOIN stores s ON s.id = d.store_id AND s.status = 'active'
       WHERE d.status = 'pending' AND d.next_attempt_at <= now()
         AND (d.locked_until IS NULL OR d.locked_until < now()) ${notOf(skipWebhookIds)}
       ORDER BY d.next_attempt_at
@@ -114,7 +116,8 @@ export async function claimDueDeliveries(
 /**
  * Seconds until a pending delivery can next be claimed (null: none pending): the same rows as
  * `claimDueDeliveries` (active webhooks only, none of `skipWebhookIds`), each once both due and out
- * of its lease. Counting a delivery leased to another worker, or one of a disabled webhook, would
+ * of its lease. Counting a delivery leased to another worker, or one of a disabled webhook or a
+ * suspended store, would
  * say "now" for a row no claim can take, and an idle worker would loop on the database without
  * sleeping.
  */
@@ -125,6 +128,7 @@ export async function secondsUntilNextDue(
   const result = await sql<{ seconds: number | null }>`
     SELECT EXTRACT(EPOCH FROM (min(GREATEST(d.next_attempt_at, d.locked_until)) - now()))::float8 AS seconds
     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.active
+      JOIN stores s ON s.id = d.store_id AND s.status = 'active'
     WHERE d.status = 'pending' ${notOf(skipWebhookIds)}`.execute(db);
   const seconds = result.rows[0]?.seconds;
   return seconds === null || seconds === undefined ? null : Number(seconds);

@@ -8,14 +8,14 @@ const WHEN: Record<ErrorStatus, string> = {
   400: '`invalid_request`: the path, query string or body does not validate (`details` names the fields)',
   401: '`unauthorized`: missing, invalid, revoked or expired credentials',
   402: '`payment_declined`: the payment was declined; nothing was created',
-  403: '`forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin)',
+  403: '`forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store)',
   404: '`not_found`: no such resource in this store (or no such store)',
   409: '`conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request',
   412: '`precondition_failed`: `If-Match` names a version the resource no longer has (someone changed it since it was read); read it again (its `ETag`) and reapply the change',
   413: '`payload_too_large`: the body is over 1 MiB',
   415: '`unsupported_media_type`: the body is not `application/json`',
   429: '`rate_limited`: over the limit; retry after `Retry-After` seconds',
-  503: '`unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds',
+  503: '`unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`)',
   507: '`insufficient_storage`: the media storage is full or not writable; nothing was created or changed (an operator must free space or fix the storage, then the same request can be sent again)',
 };
 

@@ -49,7 +49,6 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
   ];
   app.addHook('onRoute', (route) => {
     const scope = route.config?.scope;
-    const write = [route.method].flat().some((method) => !['GET', 'HEAD', 'OPTIONS'].includes(method));
     route.schema = {
       ...route.schema,
       security,
@@ -58,8 +57,9 @@ export function installMerchantAuth(app: FastifyInstance, options: MerchantAuthO
         .filter(Boolean)
         .join('\n\n'),
       response: {
-        // 403: a key without the scope; a dashboard write failing the same-origin check.
-        ...errorResponses(401, ...(scope || (write && options.admin) ? [403 as const] : []), 429),
+        // 403: a key without the scope; a dashboard write failing the same-origin check; on any
+        // route, a key or session of a suspended store (contract §14).
+        ...errorResponses(401, 403, 429),
         ...(route.schema?.response as object),
       },
     } as typeof route.schema;

@@ -50,6 +50,17 @@ function framelessPage(title: string, message: string): string {
 /** An unknown or disabled store: no frame to draw it in. */
 export const UNKNOWN_STORE_HTML = framelessPage('Shop not found', 'There is no shop at this address.');
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * A store its operator suspended (§14): closed, not missing and not failing, so shoppers know to come
+ * back rather than that the address is wrong. Frameless: nothing of the store but its name is shown.
+ */
+export function storeClosedHtml(storeName: string): string {
+  const name = escapeHtml(storeName);
+  return framelessPage(`${name} is closed`, `${name} is closed for now. Please come back later.`);
+}
+
 /** The store could not be read (the database is away): the shop exists, it cannot answer yet. */
 export const SHOP_UNAVAILABLE_HTML = framelessPage(
   'The shop is unavailable',
