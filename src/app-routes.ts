@@ -26,7 +26,7 @@ import { paymentsRoutes, stripeWebhookRoutes } from './modules/payments/index.js
 import { regionsRoutes } from './modules/regions/index.js';
 import { onboardingRoutes, signupRoutes } from './modules/signup/index.js';
 import { storefrontRoutes } from './modules/storefront/index.js';
-import { storeApiRoutes, storesRoutes } from './modules/stores/index.js';
+import { domainCheckRoutes, storeApiRoutes, storesRoutes } from './modules/stores/index.js';
 import { invitationRoutes, teamRoutes } from './modules/team/index.js';
 import { webhooksRoutes } from './modules/webhooks/index.js';
 import { wishlistRoutes } from './modules/wishlist/index.js';
@@ -135,6 +135,11 @@ export async function registerRoutes(
     trustedOrigins: trustedOriginsOf(config.publicUrl),
     secureCookies,
     cursors,
+  });
+  await server.register(domainCheckRoutes, {
+    prefix: '/api/operator',
+    stores,
+    rateLimits: deps.rateLimitStore,
   });
   await server.register(customerAuthRoutes, {
     prefix: '/api/storefront',

@@ -9,6 +9,7 @@ import { pruneExpiredLogins } from './modules/customer-accounts/index.js';
 import { createCustomersService } from './modules/customers/index.js';
 import { createDiscountsService } from './modules/discounts/index.js';
 import { createInventoryService } from './modules/inventory/index.js';
+import { createMediaStorage } from './modules/media/index.js';
 import {
   createFcmProvider,
   createLogPushProvider,
@@ -28,7 +29,7 @@ import { createOrdersService } from './modules/orders/index.js';
 import { createStripeAccounts, paymentHoldExpiryJobs } from './modules/payments/index.js';
 import { readStoreRegions } from './modules/regions/index.js';
 import { pruneExpiredSignups } from './modules/signup/index.js';
-import { createStoresService, type StoresService } from './modules/stores/index.js';
+import { createStoresService, type StoresService, storeDeletionJobs } from './modules/stores/index.js';
 import { webhookDeliveryJobs, webhookLogRetention } from './modules/webhooks/index.js';
 import type { Db } from './platform/db/database.js';
 import { pruneIdempotencyKeys } from './platform/http/idempotency.js';
@@ -126,6 +127,8 @@ export function startBackgroundWorker(input: {
   metrics?: Metrics;
   /** Pruning of expired rows: how often (ms) and how many rows per statement. */
   prune?: { everyMs?: number; batchSize?: number };
+  /** The store deletion job's lease and rows per statement (tests make them short). */
+  storeDeletion?: { leaseMs?: number; batchSize?: number };
   /** Deletion of carts unchanged for 30 days: how often (ms; hourly by default). */
   cartExpiry?: { everyMs?: number };
 }): BackgroundWorker {
@@ -206,6 +209,17 @@ export function startBackgroundWorker(input: {
       leaseMs: 2 * config.mailTimeoutMs + 10_000,
     }),
   );
+  // Stores marked for deletion: their rows and media removed in batches, resumable (§14).
+  const stopping = new AbortController();
+  const storage = createMediaStorage({
+    driver: config.media.driver,
+    dataDir: config.dataDir,
+    publicUrl: config.publicUrl,
+    s3: config.media.s3,
+  });
+  runner.add(
+    storeDeletionJobs({ db: input.db, storage, logger, signal: stopping.signal, ...input.storeDeletion }),
+  );
   runner.every(webhookLogRetention(input.db, logger));
   runner.every(notificationLogRetention(input.db, logger));
   runner.every(pushLogRetention(input.db, logger));
@@ -232,7 +246,9 @@ export function startBackgroundWorker(input: {
   );
   return {
     async stop() {
+      stopping.abort();
       await runner.stop();
+      await storage.close();
       await pushProvider.close?.();
       await fetch.close();
       await mailer.close();

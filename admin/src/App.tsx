@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { Session, StoreSettings } from './api/types';
+import type { Session } from './api/types';
 import { Refused } from './components/access';
 import { ConfirmProvider } from './components/dialogs';
 import { StoreSwitcher } from './components/StoreSwitcher';

@@ -74,9 +74,12 @@ async function surfaces(slug: string) {
     name: string,
     options: { method?: 'GET' | 'POST'; url: string; headers?: Record<string, string>; payload?: object },
   ) =>
-    app.server
-      .inject({ method: options.method ?? 'GET', ...options })
-      .then((res) => ({ name, status: res.statusCode, body: res.body, json: () => res.json() }));
+    app.server.inject({ method: options.method ?? 'GET', ...options }).then((res) => ({
+      name,
+      status: res.statusCode,
+      body: res.body,
+      json: () => res.json() as { error: { code: string } },
+    }));
   const bearer = { authorization: `Bearer ${customerToken}` };
   return Promise.all([
     inject('storefront config', { url: `/api/storefront/${slug}/config` }),

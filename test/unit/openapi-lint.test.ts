@@ -224,6 +224,8 @@ describe('the OpenAPI document', () => {
       if (['/healthz', '/readyz', '/api/admin/auth/login'].includes(path)) return [];
       // Sign-up: no account yet.
       if (path === '/api/admin/signup' || path === '/api/admin/signup/verify') return [];
+      // A reverse proxy's question before an on-demand certificate: public, it tells what DNS tells.
+      if (path === '/api/operator/domains/check') return [];
       if (path === '/api/storefront/{slug}/app-config' && entry.method === 'put')
         return [{ apiKey: [] }, { adminSession: [] }];
       // Checkout, carts and notify-me take an optional customer session: the order (cart, sign-up) is

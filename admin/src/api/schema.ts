@@ -601,21 +601,15 @@ export interface paths {
     get: operations['getStripeSettings'];
     /**
      * Connect Stripe: the secret and publishable keys and the webhook signing secret
-     * @description Owners alone manage payments: a staff member is refused even with `settings:write`. Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
+     * @description Key shapes are checked (`sk_…`/`rk_…`, `pk_…` of the same mode, `whsec_…`); the secret key and the webhook secret are stored encrypted with `APP_SECRET` and never returned or logged. Sending new keys replaces the old ones.
      *
      *     Requires the `settings:write` scope.
-     *
-     *     Owners only: a staff member's dashboard session is refused (403).
      */
     put: operations['connectStripe'];
     post?: never;
     /**
      * Disconnect Stripe: checkout no longer offers it; payments already started still settle
-     * @description Owners alone manage payments: a staff member is refused even with `settings:write`.
-     *
-     *     Requires the `settings:write` scope.
-     *
-     *     Owners only: a staff member's dashboard session is refused (403).
+     * @description Requires the `settings:write` scope.
      */
     delete: operations['disconnectStripe'];
     options?: never;
@@ -899,28 +893,6 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/api/v1/audit-log': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The store's audit log, newest first
-     * @description One entry per write through /api/v1, /api/admin and the dashboard (sign-in and sign-out are not recorded), kept 365 days. Filters combine; `next_cursor` (also in `meta.pagination`) continues the walk.
-     *
-     *     Requires the `settings:read` scope.
-     */
-    get: operations['listAuditLog'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
   '/api/admin/auth/login': {
     parameters: {
       query?: never;
@@ -969,26 +941,6 @@ export interface paths {
     get: operations['getAdminSession'];
     put?: never;
     post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/auth/switch': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Switch to another store of the signed-in user (a new emporium_admin cookie)
-     * @description The current session ends and a new one opens on the chosen store, with the role and permissions the user has there. 403 when the user is not a member of that store.
-     */
-    post: operations['switchAdminStore'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1057,16 +1009,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /**
-     * API keys of the store
-     * @description Owners only: a staff member's dashboard session is refused (403).
-     */
+    /** API keys of the store */
     get: operations['listApiKeys'];
     put?: never;
-    /**
-     * Create an API key (the secret is shown only in this answer)
-     * @description Owners only: a staff member's dashboard session is refused (403).
-     */
+    /** Create an API key (the secret is shown only in this answer) */
     post: operations['createApiKey'];
     delete?: never;
     options?: never;
@@ -1084,217 +1030,8 @@ export interface paths {
     get?: never;
     put?: never;
     post?: never;
-    /**
-     * Revoke an API key
-     * @description Owners only: a staff member's dashboard session is refused (403).
-     */
+    /** Revoke an API key */
     delete: operations['revokeApiKey'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/onboarding': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The store's first steps and whether each is done (derived live from its data) */
-    get: operations['getOnboardingChecklist'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/onboarding/view-shop': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /** Tick "view your shop" off (the dashboard calls it from its link to the shop) */
-    post: operations['markShopViewed'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/staff': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The store's members: owners and staff with their permissions
-     * @description Owners only: a staff member's dashboard session is refused (403).
-     */
-    get: operations['listStaff'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/staff/{userId}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * End a member's membership and their sessions on this store, at once
-     * @description The store's last owner cannot be removed (409).
-     *
-     *     Owners only: a staff member's dashboard session is refused (403).
-     */
-    delete: operations['removeStaff'];
-    options?: never;
-    head?: never;
-    /**
-     * Set a staff member's permissions (takes effect on their next request)
-     * @description An owner's permissions cannot be set (409): an owner has every scope.
-     *
-     *     Owners only: a staff member's dashboard session is refused (403).
-     */
-    patch: operations['updateStaffPermissions'];
-    trace?: never;
-  };
-  '/api/admin/staff/invitations': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Pending invitations (neither accepted, revoked nor expired), newest first
-     * @description Owners only: a staff member's dashboard session is refused (403).
-     */
-    get: operations['listStaffInvitations'];
-    put?: never;
-    /**
-     * Invite a staff member by e-mail (a link valid 7 days, usable once)
-     * @description The link `PUBLIC_URL/admin/invite/{token}` is e-mailed to the address and never returned. An address that already belongs to a member is 409; at most 50 invitations per store per hour (429).
-     *
-     *     Owners only: a staff member's dashboard session is refused (403).
-     */
-    post: operations['inviteStaff'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/staff/invitations/{id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Revoke a pending invitation: its link no longer works
-     * @description Owners only: a staff member's dashboard session is refused (403).
-     */
-    delete: operations['revokeStaffInvitation'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/signup': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Whether self-service sign-up is open (SIGNUP=open) */
-    get: operations['getSignupStatus'];
-    put?: never;
-    /**
-     * Start a sign-up: e-mail a 6-digit code to the address (the same answer for a registered one)
-     * @description The code is valid 15 minutes and allows 5 wrong tries. At most 5 requests per e-mail and 30 per client IP per 15 minutes (429). 403 when SIGNUP=closed, or from a foreign Origin.
-     */
-    post: operations['requestSignup'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/signup/verify': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Confirm the address with the code: creates the store and its owner, signs in (emporium_admin cookie)
-     * @description A wrong or expired code is 401; after 5 wrong tries the code is dead (429: sign up again). At most 60 verifications per client IP per 15 minutes. 409 if the address got an account meanwhile.
-     */
-    post: operations['verifySignup'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/invitations/{token}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** The invitation behind a link: the store, the address, and whether its user exists */
-    get: operations['getStaffInvitation'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/admin/invitations/{token}/accept': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    get?: never;
-    put?: never;
-    /**
-     * Accept an invitation and sign in (sets the emporium_admin cookie)
-     * @description A new user sets a name and a password (at least 8 characters); an existing user (the invitation's e-mail) gives their password, counted by the sign-in limits. The link works once.
-     */
-    post: operations['acceptStaffInvitation'];
-    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1726,57 +1463,6 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
-    Operator: {
-      /** Format: uuid */
-      id: string;
-      email: string;
-    };
-    OperatorStoreItem: {
-      /** Format: uuid */
-      id: string;
-      slug: string;
-      name: string;
-      owner_email: string | null;
-      /** @enum {string} */
-      status: 'active' | 'suspended';
-      /** Format: date-time */
-      created_at: string;
-      /** @description Products of every status */
-      products_count: number;
-      /** @description Orders placed today and in the 29 days before (the store's time zone) that are not cancelled, as the store's analytics count them */
-      orders_30d: number;
-      /** @description Money paid on those orders, in minor units of `currency` (the revenue of the store's analytics) */
-      revenue_30d: number;
-      /** @description The store's currency (ISO 4217) */
-      currency: string;
-      last_activity_at: string | null;
-    };
-    OperatorStoreDetail: {
-      /** Format: uuid */
-      id: string;
-      slug: string;
-      name: string;
-      owner_email: string | null;
-      /** @enum {string} */
-      status: 'active' | 'suspended';
-      /** Format: date-time */
-      created_at: string;
-      /** @description Products of every status */
-      products_count: number;
-      /** @description Orders placed today and in the 29 days before (the store's time zone) that are not cancelled, as the store's analytics count them */
-      orders_30d: number;
-      /** @description Money paid on those orders, in minor units of `currency` (the revenue of the store's analytics) */
-      revenue_30d: number;
-      /** @description The store's currency (ISO 4217) */
-      currency: string;
-      last_activity_at: string | null;
-      timezone: string;
-      custom_domain: string | null;
-      suspended_at: string | null;
-      suspension_reason: string | null;
-      /** @description Owners and staff members */
-      members_count: number;
-    };
     CustomerProfile: {
       id: string;
       email: string;
@@ -1952,7 +1638,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -1988,7 +1674,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2073,7 +1759,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2126,7 +1812,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2232,7 +1918,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2268,7 +1954,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2408,7 +2094,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2495,7 +2181,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2599,7 +2285,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2652,7 +2338,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2733,7 +2419,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2820,7 +2506,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2962,7 +2648,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3083,7 +2769,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3200,7 +2886,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3236,7 +2922,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3329,7 +3015,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3416,7 +3102,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3503,7 +3189,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3556,7 +3242,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3637,7 +3323,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3724,7 +3410,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3824,7 +3510,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3945,7 +3631,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4033,7 +3719,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4086,7 +3772,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4196,7 +3882,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4300,7 +3986,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4399,7 +4085,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4452,7 +4138,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4553,7 +4239,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4589,7 +4275,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4699,7 +4385,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4786,7 +4472,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4873,7 +4559,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4926,7 +4612,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5007,7 +4693,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5094,7 +4780,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5204,7 +4890,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5325,7 +5011,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5444,7 +5130,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5480,7 +5166,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5611,7 +5297,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5698,7 +5384,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5820,7 +5506,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5873,7 +5559,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5960,7 +5646,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6013,7 +5699,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6126,7 +5812,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6247,7 +5933,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6383,7 +6069,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6504,7 +6190,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6597,7 +6283,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6701,7 +6387,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6794,7 +6480,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6898,7 +6584,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6991,7 +6677,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7095,7 +6781,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7195,7 +6881,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7248,7 +6934,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7349,7 +7035,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7453,7 +7139,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7645,7 +7331,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7681,7 +7367,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7779,7 +7465,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7815,7 +7501,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7951,7 +7637,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8038,7 +7724,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8125,7 +7811,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8178,7 +7864,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8259,7 +7945,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8346,7 +8032,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8456,7 +8142,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8560,7 +8246,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8676,7 +8362,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8763,7 +8449,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8864,7 +8550,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8917,7 +8603,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9016,7 +8702,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9103,7 +8789,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9189,7 +8875,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9293,7 +8979,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9378,7 +9064,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9414,7 +9100,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9513,7 +9199,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9600,7 +9286,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9679,7 +9365,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9749,7 +9435,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9847,7 +9533,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9883,7 +9569,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9988,7 +9674,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10075,7 +9761,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10162,7 +9848,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10215,7 +9901,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10296,7 +9982,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10383,7 +10069,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10498,7 +10184,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10619,7 +10305,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10719,7 +10405,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10755,7 +10441,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10852,7 +10538,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10939,7 +10625,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11026,7 +10712,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11079,7 +10765,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11160,7 +10846,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11247,7 +10933,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11351,7 +11037,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11472,7 +11158,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11592,7 +11278,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11628,7 +11314,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11776,7 +11462,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11880,7 +11566,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11989,7 +11675,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12076,7 +11762,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12210,7 +11896,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12246,7 +11932,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12354,7 +12040,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12390,7 +12076,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12502,7 +12188,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12555,7 +12241,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12679,7 +12365,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12783,7 +12469,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12893,7 +12579,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12980,7 +12666,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13077,7 +12763,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13164,7 +12850,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13280,7 +12966,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13367,170 +13053,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  listAuditLog: {
-    parameters: {
-      query?: {
-        /** @description Page number, 1 to 1,000,000 */
-        page?: number;
-        /** @description Items per page, 1 to 100 (default 20) */
-        limit?: number;
-        /** @description `meta.pagination.next_cursor` of the previous page: continue after its last row (keyset pagination, as fast at the millionth row as at the first; rows created meanwhile neither repeat nor skip rows). Bound to the store and to this list's filters: send the same filters, or it is 400. Not combinable with `page` > 1; `limit` may change between pages. */
-        cursor?: string;
-        /** @description Entries of this user or API key */
-        actor_id?: string;
-        /** @description Entries about this kind of resource (`order`) */
-        resource_type?: string;
-        /** @description Entries about this resource (with or without resource_type) */
-        resource_id?: string;
-        /** @description Inclusive, ISO 8601 */
-        from?: string;
-        /** @description Exclusive, ISO 8601 */
-        to?: string;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              id: string;
-              actor: {
-                type: 'user' | 'api_key' | 'system';
-                id: string | null;
-                name: string | null;
-              };
-              /** @description `resource.verb`, e.g. `order.cancel` (docs/audit-log.md lists them) */
-              action: string;
-              /** @description Singular snake_case: `order`, `product`, `api_key`… */
-              resource_type: string;
-              resource_id: string | null;
-              ip: string | null;
-              /** Format: date-time */
-              created_at: string;
-            }[];
-            next_cursor: string | null;
-            meta: {
-              pagination: {
-                page: number;
-                limit: number;
-                total: number;
-                total_pages: number;
-                has_next: boolean;
-                has_prev: boolean;
-                next_cursor: string | null;
-              };
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Requests allowed per window (a minute) for this API key */
-          'X-RateLimit-Limit'?: number;
-          /** @description Requests left in the current window */
-          'X-RateLimit-Remaining'?: number;
-          /** @description Whole seconds until the window resets */
-          'X-RateLimit-Reset'?: number;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13582,44 +13105,17 @@ export interface operations {
               user: {
                 id: string;
                 email: string;
-                name: string | null;
               };
               store: {
                 id: string;
                 slug: string;
                 name: string;
               };
-              /** @description Every store the user belongs to, with their role there */
               stores: {
                 id: string;
                 slug: string;
                 name: string;
-                /** @enum {string} */
-                role: 'owner' | 'staff';
               }[];
-              /** @enum {string} */
-              role: 'owner' | 'staff';
-              /** @description The session's effective scopes: every scope for an owner, the granted ones for staff */
-              permissions: (
-                | 'orders:read'
-                | 'orders:write'
-                | 'products:read'
-                | 'products:write'
-                | 'customers:read'
-                | 'inventory:read'
-                | 'inventory:write'
-                | 'discounts:read'
-                | 'discounts:write'
-                | 'analytics:read'
-                | 'webhooks:read'
-                | 'webhooks:write'
-                | 'storefront:read'
-                | 'customer:read'
-                | 'customer:write'
-                | 'mobile:write'
-                | 'settings:read'
-                | 'settings:write'
-              )[];
             };
           };
         };
@@ -13646,7 +13142,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13692,7 +13188,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13747,7 +13243,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13793,7 +13289,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13830,44 +13326,17 @@ export interface operations {
               user: {
                 id: string;
                 email: string;
-                name: string | null;
               };
               store: {
                 id: string;
                 slug: string;
                 name: string;
               };
-              /** @description Every store the user belongs to, with their role there */
               stores: {
                 id: string;
                 slug: string;
                 name: string;
-                /** @enum {string} */
-                role: 'owner' | 'staff';
               }[];
-              /** @enum {string} */
-              role: 'owner' | 'staff';
-              /** @description The session's effective scopes: every scope for an owner, the granted ones for staff */
-              permissions: (
-                | 'orders:read'
-                | 'orders:write'
-                | 'products:read'
-                | 'products:write'
-                | 'customers:read'
-                | 'inventory:read'
-                | 'inventory:write'
-                | 'discounts:read'
-                | 'discounts:write'
-                | 'analytics:read'
-                | 'webhooks:read'
-                | 'webhooks:write'
-                | 'storefront:read'
-                | 'customer:read'
-                | 'customer:write'
-                | 'mobile:write'
-                | 'settings:read'
-                | 'settings:write'
-              )[];
             };
           };
         };
@@ -13894,128 +13363,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  switchAdminStore: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description Store slug */
-          store: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              user: {
-                id: string;
-                email: string;
-                name: string | null;
-              };
-              store: {
-                id: string;
-                slug: string;
-                name: string;
-              };
-              /** @description Every store the user belongs to, with their role there */
-              stores: {
-                id: string;
-                slug: string;
-                name: string;
-                /** @enum {string} */
-                role: 'owner' | 'staff';
-              }[];
-              /** @enum {string} */
-              role: 'owner' | 'staff';
-              /** @description The session's effective scopes: every scope for an owner, the granted ones for staff */
-              permissions: (
-                | 'orders:read'
-                | 'orders:write'
-                | 'products:read'
-                | 'products:write'
-                | 'customers:read'
-                | 'inventory:read'
-                | 'inventory:write'
-                | 'discounts:read'
-                | 'discounts:write'
-                | 'analytics:read'
-                | 'webhooks:read'
-                | 'webhooks:write'
-                | 'storefront:read'
-                | 'customer:read'
-                | 'customer:write'
-                | 'mobile:write'
-                | 'settings:read'
-                | 'settings:write'
-              )[];
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14026,28 +13374,6 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -14061,7 +13387,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14125,6 +13451,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -14138,7 +13475,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14211,6 +13548,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
@@ -14235,7 +13583,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14334,6 +13682,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -14347,7 +13706,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14474,7 +13833,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14542,7 +13901,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14610,7 +13969,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14634,7 +13993,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14724,7 +14083,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14770,7 +14129,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14827,7 +14186,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14884,1539 +14243,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  getOnboardingChecklist: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              items: {
-                key: 'add_product' | 'set_up_shipping' | 'connect_payments' | 'view_shop';
-                done: boolean;
-              }[];
-              done: boolean;
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  markShopViewed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      204: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  listStaff: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              user_id: string;
-              email: string;
-              name: string | null;
-              /** @enum {string} */
-              role: 'owner' | 'staff';
-              /** @description An owner's lists every scope */
-              permissions: (
-                | 'orders:read'
-                | 'orders:write'
-                | 'products:read'
-                | 'products:write'
-                | 'customers:read'
-                | 'inventory:read'
-                | 'inventory:write'
-                | 'discounts:read'
-                | 'discounts:write'
-                | 'analytics:read'
-                | 'webhooks:read'
-                | 'webhooks:write'
-                | 'storefront:read'
-                | 'customer:read'
-                | 'customer:write'
-                | 'mobile:write'
-                | 'settings:read'
-                | 'settings:write'
-              )[];
-              /** Format: date-time */
-              joined_at: string;
-            }[];
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  removeStaff: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        userId: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      204: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: no such resource in this store (or no such store) */
-      404: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
-      409: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  updateStaffPermissions: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        userId: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description API scopes the staff member holds (duplicates are ignored) */
-          permissions: (
-            | 'orders:read'
-            | 'orders:write'
-            | 'products:read'
-            | 'products:write'
-            | 'customers:read'
-            | 'inventory:read'
-            | 'inventory:write'
-            | 'discounts:read'
-            | 'discounts:write'
-            | 'analytics:read'
-            | 'webhooks:read'
-            | 'webhooks:write'
-            | 'storefront:read'
-            | 'customer:read'
-            | 'customer:write'
-            | 'mobile:write'
-            | 'settings:read'
-            | 'settings:write'
-          )[];
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              user_id: string;
-              email: string;
-              name: string | null;
-              /** @enum {string} */
-              role: 'owner' | 'staff';
-              /** @description An owner's lists every scope */
-              permissions: (
-                | 'orders:read'
-                | 'orders:write'
-                | 'products:read'
-                | 'products:write'
-                | 'customers:read'
-                | 'inventory:read'
-                | 'inventory:write'
-                | 'discounts:read'
-                | 'discounts:write'
-                | 'analytics:read'
-                | 'webhooks:read'
-                | 'webhooks:write'
-                | 'storefront:read'
-                | 'customer:read'
-                | 'customer:write'
-                | 'mobile:write'
-                | 'settings:read'
-                | 'settings:write'
-              )[];
-              /** Format: date-time */
-              joined_at: string;
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: no such resource in this store (or no such store) */
-      404: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
-      409: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  listStaffInvitations: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              id: string;
-              email: string;
-              permissions: (
-                | 'orders:read'
-                | 'orders:write'
-                | 'products:read'
-                | 'products:write'
-                | 'customers:read'
-                | 'inventory:read'
-                | 'inventory:write'
-                | 'discounts:read'
-                | 'discounts:write'
-                | 'analytics:read'
-                | 'webhooks:read'
-                | 'webhooks:write'
-                | 'storefront:read'
-                | 'customer:read'
-                | 'customer:write'
-                | 'mobile:write'
-                | 'settings:read'
-                | 'settings:write'
-              )[];
-              /** Format: date-time */
-              expires_at: string;
-              /** Format: date-time */
-              created_at: string;
-            }[];
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  inviteStaff: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** Format: email */
-          email: string;
-          /** @description API scopes the staff member holds (duplicates are ignored) */
-          permissions: (
-            | 'orders:read'
-            | 'orders:write'
-            | 'products:read'
-            | 'products:write'
-            | 'customers:read'
-            | 'inventory:read'
-            | 'inventory:write'
-            | 'discounts:read'
-            | 'discounts:write'
-            | 'analytics:read'
-            | 'webhooks:read'
-            | 'webhooks:write'
-            | 'storefront:read'
-            | 'customer:read'
-            | 'customer:write'
-            | 'mobile:write'
-            | 'settings:read'
-            | 'settings:write'
-          )[];
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              id: string;
-              email: string;
-              permissions: (
-                | 'orders:read'
-                | 'orders:write'
-                | 'products:read'
-                | 'products:write'
-                | 'customers:read'
-                | 'inventory:read'
-                | 'inventory:write'
-                | 'discounts:read'
-                | 'discounts:write'
-                | 'analytics:read'
-                | 'webhooks:read'
-                | 'webhooks:write'
-                | 'storefront:read'
-                | 'customer:read'
-                | 'customer:write'
-                | 'mobile:write'
-                | 'settings:read'
-                | 'settings:write'
-              )[];
-              /** Format: date-time */
-              expires_at: string;
-              /** Format: date-time */
-              created_at: string;
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
-      409: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  revokeStaffInvitation: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      204: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: no such resource in this store (or no such store) */
-      404: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  getSignupStatus: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              open: boolean;
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  requestSignup: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          email: string;
-          password: string;
-          store_name: string;
-          /** @description ISO 4217; default USD */
-          currency?: string;
-          /** @description IANA; default UTC */
-          timezone?: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      202: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              /** @enum {boolean} */
-              sent: true;
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  verifySignup: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          email: string;
-          code: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              store: {
-                id: string;
-                slug: string;
-                name: string;
-              };
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
-      409: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  getStaffInvitation: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        token: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Default Response */
-      200: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              store: {
-                name: string;
-                slug: string;
-              };
-              email: string;
-              /** @description true: the invitee signs in with their password (name is ignored); false: sets a name and password */
-              existing_user: boolean;
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: no such resource in this store (or no such store) */
-      404: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
-      503: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  acceptStaffInvitation: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        token: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': {
-          /** @description The new user's name (ignored for an existing user) */
-          name: string;
-          /** @description A new user's password (at least 8 characters), or an existing user's own */
-          password: string;
-        };
-      };
-    };
-    responses: {
-      /** @description Default Response */
-      201: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': {
-            data: {
-              user: {
-                id: string;
-                email: string;
-                name: string | null;
-              };
-              store: {
-                id: string;
-                slug: string;
-                name: string;
-              };
-              /** @description Every store the user belongs to, with their role there */
-              stores: {
-                id: string;
-                slug: string;
-                name: string;
-                /** @enum {string} */
-                role: 'owner' | 'staff';
-              }[];
-              /** @enum {string} */
-              role: 'owner' | 'staff';
-              /** @description The session's effective scopes: every scope for an owner, the granted ones for staff */
-              permissions: (
-                | 'orders:read'
-                | 'orders:write'
-                | 'products:read'
-                | 'products:write'
-                | 'customers:read'
-                | 'inventory:read'
-                | 'inventory:write'
-                | 'discounts:read'
-                | 'discounts:write'
-                | 'analytics:read'
-                | 'webhooks:read'
-                | 'webhooks:write'
-                | 'storefront:read'
-                | 'customer:read'
-                | 'customer:write'
-                | 'mobile:write'
-                | 'settings:read'
-                | 'settings:write'
-              )[];
-            };
-          };
-        };
-      };
-      /** @description `invalid_request`: the path, query string or body does not validate (`details` names the fields) */
-      400: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: missing, invalid, revoked or expired credentials */
-      401: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
-      403: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: no such resource in this store (or no such store) */
-      404: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `conflict` or `insufficient_stock`: the current state forbids it, or an `Idempotency-Key` was reused with another request */
-      409: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not `application/json` */
-      415: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description The request id, also in the server logs (quote it when reporting a problem) */
-          'X-Request-Id': string;
-          /** @description Seconds to wait before sending the request again */
-          'Retry-After': number;
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CustomDomainDirectory, hostOfHeader, parseCustomDomain } from './custom-domains.js';
+import {
+  CustomDomainDirectory,
+  hostOfHeader,
+  parseCustomDomain,
+  parseDomainQuery,
+} from './custom-domains.js';
 
 describe('parseCustomDomain', () => {
   it.each([
@@ -158,5 +163,41 @@ describe('CustomDomainDirectory', () => {
     await new Promise((r) => setTimeout(r, 80));
     expect(calls).toBe(stopped);
     expect(directory.domainOf('s1')).toBe(`v${stopped}.example`);
+  });
+});
+
+describe('parseDomainQuery', () => {
+  it.each([
+    ['shop.example.com', 'shop.example.com'],
+    ['SHOP.Example.COM', 'shop.example.com'],
+    ['shop.example.com.', 'shop.example.com'],
+    ['Bücher.example', 'xn--bcher-kva.example'],
+    ['xn--bcher-kva.example.', 'xn--bcher-kva.example'],
+  ])('%s → %s', (input, name) => {
+    expect(parseDomainQuery(input)).toBe(name);
+  });
+
+  it.each([
+    ['shop.example.com:443', /port/],
+    ['shop.example.com:', /port/],
+    ['10.0.0.1', /IP address/],
+    ['[::1]', /IP address/],
+    ['::1', /IP address/],
+    ['shop.0x7f', /IP address/],
+    ['shop', /host name/],
+    ['', /host name/],
+    ['.', /host name/],
+    ['shop.example.com..', /host name/],
+    [' shop.example.com', /host name/],
+    ['shop.example.com/', /host name/],
+    ['*.example.com', /host name/],
+    ['user@shop.example.com', /host name/],
+  ])('refuses %s with a 400 naming domain', (input, reason) => {
+    expect(() => parseDomainQuery(input)).toThrow(
+      expect.objectContaining({
+        statusCode: 400,
+        details: [{ field: 'domain', message: expect.stringMatching(reason) }],
+      }),
+    );
   });
 });

@@ -79,12 +79,33 @@ export function hostOfHeader(header: string | undefined): string | undefined {
   return isHostname(host) ? host : undefined;
 }
 
+/**
+ * The name a reverse proxy asks about before it requests a certificate (`?domain=`, Caddy's
+ * on_demand_tls `ask`): any case, one trailing dot tolerated, an internationalised name in either
+ * form; a port, an IP address, a single label or anything else that is no host name is refused (400
+ * naming `domain`). Nothing is trimmed: the proxy sends the name exactly as the client did.
+ */
+export function parseDomainQuery(input: string): string {
+  const typed = input.toLowerCase().replace(/\.$/, '');
+  const host = /^[\p{L}\p{N}.-]+$/u.test(typed) ? domainToASCII(typed) : '';
+  if (isHostname(host)) return host;
+  const message =
+    isIP(typed.replace(/^\[(.*)\]$/, '$1')) || NUMERIC_LABEL.test(typed.split('.').at(-1) ?? '')
+      ? 'is an IP address; a custom domain is a name such as shop.example.com'
+      : /:\d*$/.test(typed)
+        ? 'has a port; ask with the host name alone, such as shop.example.com'
+        : 'must be a host name such as shop.example.com';
+  throw invalidRequest(`domain ${message}`, [{ field: 'domain', message }]);
+}
+
 /** How often the directory re-reads every custom domain, for changes made by other processes. */
 export const DOMAIN_REFRESH_MS = 30_000;
 
 /**
- * Every active store's custom domain, in memory, so the CSRF check (synchronous, on every
- * cookie-authenticated write) can ask "which origins does this store add?" without a query.
+ * Every routed store's custom domain (see listCustomDomains), in memory, so the CSRF check
+ * (synchronous, on every cookie-authenticated write) can ask "which origins does this store add?"
+ * without a query, the shop dispatch which store a host is, and a reverse proxy whether to get a
+ * certificate for a name (domain-check.routes.ts).
  * Loaded when the app is built, re-read every DOMAIN_REFRESH_MS, and updated at once for
  * a change this process makes; a change made by another process is seen within one refresh
  * (docs/decisions.md). It holds one short string per store that has a domain.

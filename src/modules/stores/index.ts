@@ -4,6 +4,7 @@ registerConstraintConflict('stores_custom_domain_key', 'another store already us
 registerConstraintConflict('admin_users_email_key', 'a user with this e-mail already exists');
 
 export { hostOfHeader } from './custom-domains.js';
+export { DOMAIN_CHECKS_PER_MINUTE, domainCheckRoutes } from './domain-check.routes.js';
 export { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from './passwords.js';
 export { StoreClosedError } from './store-closed.js';
 export {
@@ -13,6 +14,7 @@ export {
   type StoreColors,
   storeColors,
 } from './store-colors.js';
+export { DELETION_LEASE_MS, type StoreDeletionOptions, storeDeletionJobs } from './store-deletion.js';
 export { parseScopes } from './store-input.js';
 export { createStoreLifecycle, type LifecycleOptions, type StoreLifecycle } from './store-lifecycle.js';
 export { storeApiRoutes } from './store-settings.routes.js';

@@ -4,6 +4,7 @@ import { AppError, conflict, invalidRequest, notFound } from '../../platform/htt
 import { isUuid } from '../../platform/ids.js';
 import { recordAudit } from '../audit/index.js';
 import { StoreClosedError, storeSuspended } from './store-closed.js';
+import { announceDeletion } from './store-deletion.repository.js';
 import * as stores from './stores.repository.js';
 import type { StoreRow, StoresService } from './stores.service.js';
 import type { StoreStatus } from './stores.tables.js';
@@ -46,6 +47,8 @@ export function createStoreLifecycle(deps: { db: Db; stores: StoresService }) {
       if (!step) return store;
       const { to, action, patch } = step;
       await stores.updateStore(tx, storeId, { ...patch, status: to, updated_at: new Date() });
+      // The deletion job wakes at the commit.
+      if (to === 'deleting') await announceDeletion(tx);
       await recordAudit(tx, {
         storeId,
         actor: {
