@@ -18,11 +18,22 @@ import { createTaxRegion, createZone } from '../helpers/region-factories.js';
  */
 const LAST_RELEASE = '2026_11_28_0040_analytics_shipping_tax';
 const NEW_MIGRATIONS = ['2026_12_07_0041_notifications', '2026_12_07_0042_teams_platform'];
-const NEW_TABLES = ['notifications', 'notification_templates', 'back_in_stock_subscriptions'];
+const NEW_TABLES = [
+  'notifications',
+  'notification_templates',
+  'back_in_stock_subscriptions',
+  'staff_invitations',
+  'audit_log',
+  'signup_requests',
+  'operators',
+  'operator_sessions',
+];
+const OWNER = { email: 'owner@shop.example', password: 'correct horse battery' };
 
 let app: TestApp;
 let api: Client;
 let migrations: Kysely<unknown>;
+let storeSlug: string;
 
 /** What a merchant made, as rows, in a stable order. */
 async function merchantData(db: Kysely<unknown>) {
@@ -54,7 +65,9 @@ async function merchantData(db: Kysely<unknown>) {
 
 beforeAll(async () => {
   app = await buildTestApp({ config: { ...UNLIMITED, allowPrivateUrls: true } });
-  const { key } = await createStoreWithKey(app);
+  const { key, store } = await createStoreWithKey(app);
+  storeSlug = store.slug;
+  await app.services.stores.createAdminUser({ ...OWNER, storeSlug: store.slug });
   api = client(app, key);
   expect((await api.patch('/api/v1/store', { contact_email: 'orders@shop.example' })).statusCode).toBe(200);
   await createZone(
@@ -117,6 +130,19 @@ describe(`upgrade from the release whose last migration is ${LAST_RELEASE}`, () 
       );
       expect(Number(rows[0]?.n), table).toBe(0);
     }
+
+    // The user the last release made is the owner of their store, with every scope, and signs in.
+    const { rows: members } = await sql<{ role: string; permissions: string[] }>`
+      SELECT role, permissions FROM admin_user_stores`.execute(migrations);
+    expect(members).toEqual([{ role: 'owner', permissions: [] }]);
+    const login = await app.server.inject({
+      method: 'POST',
+      url: '/api/admin/auth/login',
+      payload: { ...OWNER, store: storeSlug },
+    });
+    expect(login.statusCode, login.body).toBe(200);
+    const { rows: stores } = await sql<{ status: string }>`SELECT status FROM stores`.execute(migrations);
+    expect(stores).toEqual([{ status: 'active' }]);
 
     // The upgraded store works as before: its orders read, and a new order is placed.
     const listed = await api.get('/api/v1/orders');
