@@ -1638,7 +1638,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -1674,7 +1674,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -1759,7 +1759,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -1812,7 +1812,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -1918,7 +1918,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -1954,7 +1954,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2094,7 +2094,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2181,7 +2181,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2285,7 +2285,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2338,7 +2338,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2419,7 +2419,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2506,7 +2506,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2648,7 +2648,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2769,7 +2769,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2886,7 +2886,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2922,7 +2922,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3015,7 +3015,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3102,7 +3102,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3189,7 +3189,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3242,7 +3242,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3323,7 +3323,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3410,7 +3410,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3510,7 +3510,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3631,7 +3631,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3719,7 +3719,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3772,7 +3772,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3882,7 +3882,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3986,7 +3986,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4085,7 +4085,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4138,7 +4138,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4239,7 +4239,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4275,7 +4275,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4385,7 +4385,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4472,7 +4472,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4559,7 +4559,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4612,7 +4612,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4693,7 +4693,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4780,7 +4780,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4890,7 +4890,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5011,7 +5011,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5130,7 +5130,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5166,7 +5166,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5297,7 +5297,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5384,7 +5384,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5506,7 +5506,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5559,7 +5559,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5646,7 +5646,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5699,7 +5699,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5812,7 +5812,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5933,7 +5933,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6069,7 +6069,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6190,7 +6190,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6283,7 +6283,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6387,7 +6387,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6480,7 +6480,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6584,7 +6584,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6677,7 +6677,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6781,7 +6781,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6881,7 +6881,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6934,7 +6934,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7035,7 +7035,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7139,7 +7139,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7331,7 +7331,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7367,7 +7367,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7465,7 +7465,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7501,7 +7501,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7637,7 +7637,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7724,7 +7724,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7811,7 +7811,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7864,7 +7864,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7945,7 +7945,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8032,7 +8032,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8142,7 +8142,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8246,7 +8246,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8362,7 +8362,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8449,7 +8449,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8550,7 +8550,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8603,7 +8603,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8702,7 +8702,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8789,7 +8789,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8875,7 +8875,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8979,7 +8979,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9064,7 +9064,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9100,7 +9100,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9199,7 +9199,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9286,7 +9286,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9365,7 +9365,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9435,7 +9435,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9533,7 +9533,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9569,7 +9569,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9674,7 +9674,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9761,7 +9761,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9848,7 +9848,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9901,7 +9901,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9982,7 +9982,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10069,7 +10069,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10184,7 +10184,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10305,7 +10305,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10405,7 +10405,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10441,7 +10441,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10538,7 +10538,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10625,7 +10625,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10712,7 +10712,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10765,7 +10765,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10846,7 +10846,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10933,7 +10933,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11037,7 +11037,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11158,7 +11158,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11278,7 +11278,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11314,7 +11314,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11462,7 +11462,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11566,7 +11566,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11675,7 +11675,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11762,7 +11762,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11896,7 +11896,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11932,7 +11932,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12040,7 +12040,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12076,7 +12076,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12188,7 +12188,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12241,7 +12241,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12365,7 +12365,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12469,7 +12469,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12579,7 +12579,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12666,7 +12666,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12763,7 +12763,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12850,7 +12850,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12966,7 +12966,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13053,7 +13053,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13142,7 +13142,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13188,7 +13188,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13243,7 +13243,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13289,7 +13289,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13363,6 +13363,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -13376,7 +13387,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13440,6 +13451,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -13453,7 +13475,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13526,6 +13548,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description `not_found`: no such resource in this store (or no such store) */
       404: {
         headers: {
@@ -13550,7 +13583,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13649,6 +13682,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -13662,7 +13706,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13789,7 +13833,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13857,7 +13901,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13925,6 +13969,17 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
+      403: {
+        headers: {
+          /** @description The request id, also in the server logs (quote it when reporting a problem) */
+          'X-Request-Id': string;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'];
+        };
+      };
       /** @description `rate_limited`: over the limit; retry after `Retry-After` seconds */
       429: {
         headers: {
@@ -13938,7 +13993,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14028,7 +14083,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14074,7 +14129,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14131,7 +14186,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14188,7 +14243,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */

@@ -1991,7 +1991,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2027,7 +2027,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2112,7 +2112,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2165,7 +2165,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2271,7 +2271,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2307,7 +2307,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2447,7 +2447,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2534,7 +2534,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2638,7 +2638,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2691,7 +2691,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2772,7 +2772,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -2859,7 +2859,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3001,7 +3001,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3122,7 +3122,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3239,7 +3239,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3275,7 +3275,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3368,7 +3368,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3455,7 +3455,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3542,7 +3542,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3595,7 +3595,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3676,7 +3676,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3763,7 +3763,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3863,7 +3863,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -3984,7 +3984,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4072,7 +4072,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4125,7 +4125,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4235,7 +4235,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4339,7 +4339,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4438,7 +4438,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4491,7 +4491,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4592,7 +4592,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4628,7 +4628,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4738,7 +4738,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4825,7 +4825,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4912,7 +4912,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -4965,7 +4965,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5046,7 +5046,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5133,7 +5133,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5243,7 +5243,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5364,7 +5364,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5483,7 +5483,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5519,7 +5519,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5650,7 +5650,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5737,7 +5737,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5859,7 +5859,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5912,7 +5912,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -5999,7 +5999,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6052,7 +6052,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6165,7 +6165,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6286,7 +6286,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6422,7 +6422,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6543,7 +6543,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6636,7 +6636,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6740,7 +6740,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6833,7 +6833,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -6937,7 +6937,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7030,7 +7030,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7134,7 +7134,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7234,7 +7234,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7287,7 +7287,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7388,7 +7388,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7492,7 +7492,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7684,7 +7684,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7720,7 +7720,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7818,7 +7818,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7854,7 +7854,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -7990,7 +7990,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8077,7 +8077,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8164,7 +8164,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8217,7 +8217,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8298,7 +8298,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8385,7 +8385,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8495,7 +8495,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8599,7 +8599,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8715,7 +8715,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8802,7 +8802,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8903,7 +8903,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -8956,7 +8956,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9055,7 +9055,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9142,7 +9142,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9228,7 +9228,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9332,7 +9332,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9417,7 +9417,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9453,7 +9453,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9552,7 +9552,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9639,7 +9639,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9718,7 +9718,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9788,7 +9788,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9886,7 +9886,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -9922,7 +9922,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10027,7 +10027,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10114,7 +10114,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10201,7 +10201,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10254,7 +10254,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10335,7 +10335,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10422,7 +10422,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10537,7 +10537,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10658,7 +10658,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10758,7 +10758,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10794,7 +10794,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10891,7 +10891,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -10978,7 +10978,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11065,7 +11065,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11118,7 +11118,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11199,7 +11199,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11286,7 +11286,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11390,7 +11390,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11511,7 +11511,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11631,7 +11631,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11667,7 +11667,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11815,7 +11815,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -11919,7 +11919,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12028,7 +12028,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12115,7 +12115,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12249,7 +12249,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12285,7 +12285,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12393,7 +12393,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12429,7 +12429,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12541,7 +12541,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12594,7 +12594,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12718,7 +12718,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12822,7 +12822,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -12932,7 +12932,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13019,7 +13019,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13116,7 +13116,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13203,7 +13203,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13319,7 +13319,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13406,7 +13406,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13518,7 +13518,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13638,7 +13638,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13710,7 +13710,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13777,7 +13777,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13823,7 +13823,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13907,7 +13907,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -13995,7 +13995,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14041,7 +14041,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14098,7 +14098,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14144,7 +14144,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14201,7 +14201,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14258,7 +14258,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14313,7 +14313,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14359,7 +14359,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14466,7 +14466,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14551,7 +14551,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14633,7 +14633,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14717,7 +14717,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14763,7 +14763,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14831,7 +14831,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14877,7 +14877,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -14965,7 +14965,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15022,7 +15022,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15079,7 +15079,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15223,7 +15223,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15325,7 +15325,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15371,7 +15371,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15447,7 +15447,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15518,7 +15518,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15564,7 +15564,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15699,7 +15699,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15756,7 +15756,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -15951,7 +15951,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16152,7 +16152,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16220,7 +16220,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16343,7 +16343,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16378,7 +16378,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16524,7 +16524,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16592,7 +16592,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16723,7 +16723,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16791,7 +16791,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16915,7 +16915,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -16983,7 +16983,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -17114,7 +17114,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -17182,7 +17182,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -17444,7 +17444,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -17585,7 +17585,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -17642,7 +17642,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -17719,7 +17719,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -17809,7 +17809,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -17909,7 +17909,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -17991,7 +17991,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -18057,7 +18057,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -18133,7 +18133,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin) */
+      /** @description `forbidden`: the credentials do not allow it (an API key without the scope, a cookie-authenticated write from another origin, a key or session of a suspended store) */
       403: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
@@ -18201,7 +18201,7 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'];
         };
       };
-      /** @description `unavailable`: the database is unreachable or the server is shutting down; retry after `Retry-After` seconds */
+      /** @description `unavailable`: the database is unreachable or the server is shutting down (retry after `Retry-After` seconds), or the store is suspended (storefront, cart, checkout, customer and mobile APIs; no `Retry-After`) */
       503: {
         headers: {
           /** @description The request id, also in the server logs (quote it when reporting a problem) */
