@@ -22,9 +22,9 @@ describe('deletionOrder', () => {
     expect(order.map((step) => step.table)).toEqual([
       'carts',
       'order_line_items',
-      'products',
       'orders',
       'customers',
+      'products',
     ]);
   });
 
@@ -40,6 +40,19 @@ describe('deletionOrder', () => {
     expect(order).toEqual([
       { table: 'product_categories', selfReferences: [] },
       { table: 'categories', selfReferences: ['parent_id'] },
+    ]);
+  });
+
+  it('empties tables without a foreign key among them last (the summaries triggers keep)', () => {
+    const order = deletionOrder(
+      ['product_counts', 'products', 'product_media', 'analytics_daily'],
+      [fk('product_media', 'products'), fk('products', 'stores')],
+    );
+    expect(order.map((step) => step.table)).toEqual([
+      'product_media',
+      'products',
+      'analytics_daily',
+      'product_counts',
     ]);
   });
 
