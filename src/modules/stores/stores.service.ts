@@ -300,8 +300,8 @@ export function createStoresService(db: Db, log?: Logger, options: StoresOptions
       return (await stores.findStoreById(db, storeId))?.app_config ?? {};
     },
 
-    /** Store settings (currency, thresholds, …), cached for a few seconds: read on most requests. */
     /**
+     * Store settings (currency, thresholds, …), cached for a few seconds: read on most requests.
      * Pass the caller's transaction when there is one: a pool connection requested from inside a
      * transaction can wait forever once every connection is held by such transactions.
      */
