@@ -30,8 +30,7 @@ export { storesRoutes } from './stores.routes.js';
 export {
   createStoresService,
   type StoreRow,
-  type StoreSettingsPatch,
-  type StoresOptions,
   type StoresService,
 } from './stores.service.js';
 export type { MemberRole } from './stores.tables.js';
+export type { CreateStoreInput, StoreSettingsPatch, StoresOptions } from './stores.types.js';

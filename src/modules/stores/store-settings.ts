@@ -9,7 +9,8 @@ import { parseMoney } from '../../platform/http/money-input.js';
 import { currencyDecimals } from '../../platform/money.js';
 import { changedStoreColors } from './store-colors.js';
 import type { StoreSettingsBody } from './stores.schemas.js';
-import type { StoreRow, StoreSettingsPatch } from './stores.service.js';
+import type { StoreRow } from './stores.service.js';
+import type { StoreSettingsPatch } from './stores.types.js';
 
 export type StoreSettingsInput = Static<typeof StoreSettingsBody>;
 
