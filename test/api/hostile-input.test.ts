@@ -35,6 +35,7 @@ let operations: Operation[];
 let slug: string;
 let apiKey: string;
 let adminCookie: string;
+let operatorCookie: string;
 let customerToken: string;
 /** Real ids, so a request with one bad field still reaches the code behind its route. */
 const ids: Record<string, string> = {};
@@ -71,6 +72,16 @@ beforeAll(async () => {
   });
   expect(login.statusCode, login.body).toBe(200);
   adminCookie = String(login.headers['set-cookie']).split(';')[0] as string;
+  const operator = { email: `ops.${randomBytes(4).toString('hex')}@example.com`, password: PASSWORD };
+  await app.services.operators.createOperator(operator);
+  const operatorLogin = await app.server.inject({
+    method: 'POST',
+    url: '/api/operator/auth/login',
+    headers: { origin: ORIGIN },
+    payload: operator,
+  });
+  expect(operatorLogin.statusCode, operatorLogin.body).toBe(200);
+  operatorCookie = String(operatorLogin.headers['set-cookie']).split(';')[0] as string;
 
   const [customer] = await createCustomers(app, store.store.id, 1);
   ids.customer = customer?.id as string;
@@ -132,6 +143,7 @@ function urlOf(op: Operation, override: Record<string, string> = {}, query = '')
 function send(op: Operation, url: string, payload?: string) {
   const headers: Record<string, string> = { origin: ORIGIN };
   if (op.path.startsWith('/api/admin')) headers.cookie = adminCookie;
+  else if (op.path.startsWith('/api/operator')) headers.cookie = operatorCookie;
   else {
     headers['x-api-key'] = apiKey;
     headers.authorization = `Bearer ${customerToken}`;
