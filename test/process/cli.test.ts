@@ -296,13 +296,13 @@ describe('emporium CLI (--json)', () => {
   });
 
   it.concurrent('an unknown command exits 2 with the usage', async ({ expect }) => {
-    const result = await runCli(['store', 'delete', '--slug', 's', '--json'], env);
+    const result = await runCli(['store', 'rename', '--slug', 's', '--json'], env);
     expect(result.code, result.stderr).toBe(2);
     expect(JSON.parse(result.stdout).error).toEqual({
       code: 'usage',
-      message: expect.stringMatching(/^unknown command "store delete"\n\nUsage: emporium <command>/),
+      message: expect.stringMatching(/^unknown command "store rename"\n\nUsage: emporium <command>/),
     });
-    expect(result.stderr).toMatch(/^emporium: unknown command "store delete"\n\nUsage: emporium <command>/);
+    expect(result.stderr).toMatch(/^emporium: unknown command "store rename"\n\nUsage: emporium <command>/);
   });
 
   it('api-key revoke marks a key revoked; api-key list shows it so, and no secret', async () => {
