@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
+import { prepared } from '../../platform/db/prepared.js';
 import type { AuditActorType } from './audit.tables.js';
 
 export interface AuditEntry {
@@ -12,22 +13,30 @@ export interface AuditEntry {
   ip: string | null;
 }
 
-/** One audit row, on the executor of the write it records (its transaction), so both commit or neither. */
+const INSERT_ENTRY = `INSERT INTO audit_log
+  (id, store_id, actor_type, actor_id, actor_name, action, resource_type, resource_id, ip)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
+
+/**
+ * One audit row, on the executor of the write it records (its transaction), so both commit or neither.
+ * A named statement: it runs once per merchant write, so PostgreSQL keeps it parsed per connection.
+ */
 export async function insertAuditEntry(db: Executor, entry: AuditEntry): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      id: entry.id,
-      store_id: entry.storeId,
-      actor_type: entry.actor.type,
-      actor_id: entry.actor.id,
-      actor_name: entry.actor.name,
-      action: entry.action,
-      resource_type: entry.resourceType,
-      resource_id: entry.resourceId,
-      ip: entry.ip,
-    })
-    .execute();
+  await db.executeQuery(
+    prepared(
+      CompiledQuery.raw(INSERT_ENTRY, [
+        entry.id,
+        entry.storeId,
+        entry.actor.type,
+        entry.actor.id,
+        entry.actor.name,
+        entry.action,
+        entry.resourceType,
+        entry.resourceId,
+        entry.ip,
+      ]),
+    ),
+  );
 }
 
 export interface AuditFilter {
