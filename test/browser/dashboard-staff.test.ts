@@ -1,7 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { type Client, client, createProduct, UNLIMITED } from '../helpers/catalog-factories.js';
+import {
+  type Client,
+  client,
+  createCategory,
+  createProduct,
+  UNLIMITED,
+} from '../helpers/catalog-factories.js';
 import { freePort } from '../helpers/processes.js';
 import { type SmtpCatcher, startSmtpCatcher } from '../helpers/smtp-catcher.js';
 import { hasChromium, type LaunchedBrowser, launchBrowser, screenshot } from './chromium.js';
@@ -40,6 +46,7 @@ describe.skipIf(!hasChromium())('staff and the store switcher in Chromium', () =
     const second = await app.services.stores.createStore({ slug: `bakery-${port}`, name: 'Bakery' });
     api = client(app, (await app.services.stores.createApiKey(first.id, { scopes: 'all' })).key);
     await createProduct(api, { name: 'Sencha', price: '9.50', inventory: 5 });
+    await createCategory(api, { name: 'Green teas' });
     for (const slug of [first.slug, second.slug])
       await app.services.team.createMember({
         email: OWNER,
@@ -157,6 +164,10 @@ describe.skipIf(!hasChromium())('staff and the store switcher in Chromium', () =
     await heading(p, 'Products').waitFor();
     await p.getByText('Sencha').waitFor();
     expect(await p.getByRole('button', { name: 'New product' }).count()).toBe(0);
+    // A row's own write actions are hidden too: viewing categories does not offer to delete one.
+    await p.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Categories' }).click();
+    await p.getByText('Green teas').waitFor();
+    expect(await p.getByRole('button', { name: 'Delete Green teas' }).count()).toBe(0);
 
     await p.goto(`${base}/admin/customers`);
     await heading(p, 'Customers').waitFor();
@@ -186,6 +197,8 @@ describe.skipIf(!hasChromium())('staff and the store switcher in Chromium', () =
     const p = invitee.page;
     await p.goto(`${base}/admin/products`);
     await p.getByRole('button', { name: 'New product' }).first().waitFor();
+    await p.goto(`${base}/admin/categories`);
+    await p.getByRole('button', { name: 'Delete Green teas' }).waitFor();
   });
 
   it('removes the member after a confirmation, and their open session ends at once', async () => {

@@ -219,12 +219,14 @@ export function CategoriesPage() {
                     {c.position}
                   </td>
                   <td className="row-actions">
-                    <Button variant="link" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
-                      Edit
-                    </Button>
-                    <Button variant="link" onClick={() => void remove(c)} aria-label={`Delete ${c.name}`}>
-                      Delete
-                    </Button>
+                    <Allowed need={{ scope: 'products:write' }}>
+                      <Button variant="link" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
+                        Edit
+                      </Button>
+                      <Button variant="link" onClick={() => void remove(c)} aria-label={`Delete ${c.name}`}>
+                        Delete
+                      </Button>
+                    </Allowed>
                   </td>
                 </tr>
               ))}

@@ -383,20 +383,22 @@ export function DiscountsPage() {
                   </td>
                   <td data-label="Ends">{d.ends_at ? formatZoned(d.ends_at, timeZone) : 'Never'}</td>
                   <td className="row-actions">
-                    <Button
-                      variant="link"
-                      onClick={() => setEditing(d)}
-                      aria-label={`Edit ${d.code ?? d.title}`}
-                    >
-                      Edit
-                    </Button>
-                    <Button
-                      variant="link"
-                      onClick={() => void remove(d)}
-                      aria-label={`Delete ${d.code ?? d.title}`}
-                    >
-                      Delete
-                    </Button>
+                    <Allowed need={{ scope: 'discounts:write' }}>
+                      <Button
+                        variant="link"
+                        onClick={() => setEditing(d)}
+                        aria-label={`Edit ${d.code ?? d.title}`}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        variant="link"
+                        onClick={() => void remove(d)}
+                        aria-label={`Delete ${d.code ?? d.title}`}
+                      >
+                        Delete
+                      </Button>
+                    </Allowed>
                   </td>
                 </tr>
               ))}

@@ -117,16 +117,22 @@ export function ShippingPage() {
                     </div>
                   </td>
                   <td className="row-actions">
-                    <Button variant="link" onClick={() => setEditing(zone)} aria-label={`Edit ${zone.name}`}>
-                      Edit
-                    </Button>
-                    <Button
-                      variant="link"
-                      onClick={() => void remove(zone)}
-                      aria-label={`Delete ${zone.name}`}
-                    >
-                      Delete
-                    </Button>
+                    <Allowed need={{ scope: 'settings:write' }}>
+                      <Button
+                        variant="link"
+                        onClick={() => setEditing(zone)}
+                        aria-label={`Edit ${zone.name}`}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        variant="link"
+                        onClick={() => void remove(zone)}
+                        aria-label={`Delete ${zone.name}`}
+                      >
+                        Delete
+                      </Button>
+                    </Allowed>
                   </td>
                 </tr>
               ))}

@@ -130,20 +130,22 @@ export function TaxesPage() {
                       </td>
                       <td data-label="Shipping">{r.shipping_taxable ? 'Taxed' : 'Not taxed'}</td>
                       <td className="row-actions">
-                        <Button
-                          variant="link"
-                          onClick={() => setEditing(r)}
-                          aria-label={`Edit ${r.name} for ${where(r)}`}
-                        >
-                          Edit
-                        </Button>
-                        <Button
-                          variant="link"
-                          onClick={() => void remove(r)}
-                          aria-label={`Delete ${r.name} for ${where(r)}`}
-                        >
-                          Delete
-                        </Button>
+                        <Allowed need={{ scope: 'settings:write' }}>
+                          <Button
+                            variant="link"
+                            onClick={() => setEditing(r)}
+                            aria-label={`Edit ${r.name} for ${where(r)}`}
+                          >
+                            Edit
+                          </Button>
+                          <Button
+                            variant="link"
+                            onClick={() => void remove(r)}
+                            aria-label={`Delete ${r.name} for ${where(r)}`}
+                          >
+                            Delete
+                          </Button>
+                        </Allowed>
                       </td>
                     </tr>
                   ))}
