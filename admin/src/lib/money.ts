@@ -68,3 +68,21 @@ export function formatSignedMinor(minor: number, currency: string): string {
   if (minor === 0) return formatMinor(0, currency);
   return `${minor > 0 ? '+' : '−'}${formatMinor(Math.abs(minor), currency)}`;
 }
+
+/** The currencies a store can be created with or switched to from the dashboard (any ISO 4217 code through the API). */
+export const CURRENCIES = [
+  'USD',
+  'EUR',
+  'GBP',
+  'CAD',
+  'AUD',
+  'JPY',
+  'CHF',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'INR',
+  'BRL',
+  'MXN',
+];

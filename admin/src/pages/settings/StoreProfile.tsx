@@ -13,25 +13,10 @@ import {
   TextField,
 } from '../../components/ui';
 import { StaleEdit, saveChanges } from '../../lib/concurrency';
+import { CURRENCIES } from '../../lib/money';
 import { useSession } from '../../session';
 import { type ColorName, colorChanges, colorNames, HEX_COLOR, shownColor } from './colors';
 
-const CURRENCIES = [
-  'USD',
-  'EUR',
-  'GBP',
-  'CAD',
-  'AUD',
-  'JPY',
-  'CHF',
-  'SEK',
-  'NOK',
-  'DKK',
-  'PLN',
-  'INR',
-  'BRL',
-  'MXN',
-];
 function timeZones(current: string): string[] {
   let zones: string[] = [];
   try {

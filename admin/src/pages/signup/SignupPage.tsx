@@ -2,24 +2,8 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, request } from '../../api/client';
 import type { Session } from '../../api/types';
 import { Button, ErrorBanner, Notice, SelectField, TextField } from '../../components/ui';
+import { CURRENCIES } from '../../lib/money';
 import { Link, navigate } from '../../lib/router';
-
-const CURRENCIES = [
-  'USD',
-  'EUR',
-  'GBP',
-  'CAD',
-  'AUD',
-  'JPY',
-  'CHF',
-  'SEK',
-  'NOK',
-  'DKK',
-  'PLN',
-  'INR',
-  'BRL',
-  'MXN',
-];
 
 function timeZones(): string[] {
   let zones: string[] = [];
