@@ -23,6 +23,7 @@ const NEW_MIGRATIONS = [
   '2026_11_28_0040_analytics_shipping_tax',
   // Later releases' migrations are taken back and brought forward with the rest.
   '2026_12_07_0041_notifications',
+  '2026_12_07_0042_teams_platform',
 ];
 
 let app: TestApp;
