@@ -115,6 +115,14 @@ const FROZEN: Record<string, { up: string; down: string }> = {
     up: '11:f2ddc2ae2569c596c8673b5bb9b8c1ec65b29913386e1e44df11581d990d92cb',
     down: '12:53789de035acf8bd7017b3607a4b5492936b114f4e519660da875cb4d942c1a6',
   },
+  '2026_12_07_0041_notifications': {
+    up: '7:fa04ee5e2f06da8eb44df3806c4da85fa9cbd514f568772a23fce9291c9ebe5f',
+    down: '3:10f5dfe23dc1b41cb09f1a80a456017e783c5cd968d8457b9fe9565f246baf7f',
+  },
+  '2026_12_07_0042_teams_platform': {
+    up: '19:ed616e2b0ddec8bbd13a916a3ff16049bf8284114cedfdf051386734249b80a9',
+    down: '14:4df151a158289c8ab2accae57e5cc7b7b1d3a8b8bd50028346e2c6a721e223bf',
+  },
 };
 
 async function recorded(run: (db: Kysely<unknown>) => Promise<void>): Promise<string> {
