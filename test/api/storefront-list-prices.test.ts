@@ -137,4 +137,23 @@ describe('storefront list prices of products with variants', () => {
     expect(descending).toEqual([...descending].sort((a, b) => b - a));
     expect(ascending.length).toBeGreaterThan(3);
   });
+
+  it('every sort shows each product with the price, "Was" and "from" of the newest-first list, page by page', async () => {
+    // The price sorts join every product's cheapest variant at once; newest and name look it up
+    // for the page's rows only (products.shop-list.repository.ts): both must pick the same variant.
+    const newest = new Map((await listed()).map((r) => [r.id, r]));
+    expect(newest.size).toBeGreaterThan(3);
+    for (const sort of ['newest', 'price_asc', 'price_desc', 'name']) {
+      const all = await listed(`&sort=${sort}`);
+      expect(all).toHaveLength(newest.size);
+      for (const row of all) expect(row).toEqual(newest.get(row.id));
+      const paged: Listed[] = [];
+      for (let page = 1; page <= Math.ceil(all.length / 2); page++) {
+        const res = await shop.get(`/api/storefront/${slug}/products?limit=2&page=${page}&sort=${sort}`);
+        expect(res.statusCode).toBe(200);
+        paged.push(...res.json().data);
+      }
+      expect(paged.map((r) => r.id)).toEqual(all.map((r) => r.id));
+    }
+  });
 });
