@@ -37,7 +37,7 @@ describe('the audit row of an update', () => {
           .execute()
       ).filter((r) => r.action === 'product.update');
 
-    let patch: ReturnType<typeof app.server.inject> | undefined;
+    let patch: PromiseLike<{ statusCode: number }> | undefined;
     await db.transaction().execute(async (holder) => {
       // Another transaction holds the product's row lock: the PATCH waits for it.
       await sql`SELECT id FROM products WHERE store_id = ${storeId} AND id = ${product.id} FOR UPDATE`.execute(
