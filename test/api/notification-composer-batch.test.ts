@@ -51,10 +51,15 @@ beforeAll(async () => {
   const apiA = client(app, a.key);
   const apiB = client(app, b.key);
   await services.stores.updateSettings(b.store.id, { name: 'Second Shop' });
-  const put = await apiB.put('/api/v1/notifications/templates/order_confirmation', {
-    subject: 'B got order {{ order.order_number }}',
-  });
-  expect(put.statusCode, put.body).toBe(200);
+  // Store B's own subject (written as the template API stores it: the other parts default, null).
+  await app.database.db
+    .insertInto('notification_templates')
+    .values({
+      store_id: b.store.id,
+      kind: 'order_confirmation',
+      subject: 'B got order {{ order.order_number }}',
+    })
+    .execute();
   const mug = await createProduct(apiA, { name: 'Mug', price: '9.00', inventory: 100 });
   const cup = await createProduct(apiB, { name: 'Cup', price: '4.00', inventory: 100 });
   const orderOf = (api: typeof apiA, productId: string, quantity: number) =>
