@@ -13,7 +13,7 @@ export interface ComposerDeps extends NotificationDataDeps {
   db: Db;
 }
 
-/** How long a store's first admin stands in for its missing contact e-mail, as the store row is cached. */
+/** How long a store's owner stands in for its missing contact e-mail, as the store row is cached. */
 const REPLY_TO_CACHE_MS = 5000;
 
 const templateKey = (storeId: string, kind: NotificationKind) => `${storeId} ${kind}`;
