@@ -2,7 +2,7 @@ import { type CompiledQuery, type Selectable, sql } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
 import { prepared } from '../../platform/db/prepared.js';
 import { jsonDate } from '../../platform/db/read-together.js';
-import { compiled, type SqlText, sqlText } from '../../platform/db/sql-text.js';
+import { compiled, rawSql, type SqlText, sqlText } from '../../platform/db/sql-text.js';
 import { isUuid } from '../../platform/ids.js';
 import type { CartItemsTable, CartsTable } from './carts.tables.js';
 
@@ -41,19 +41,20 @@ export function findCart(db: Executor, storeId: string, id: string): Promise<Car
     .executeTakeFirst() as Promise<CartRow | undefined>;
 }
 
+/** A cart's columns, named (a named statement's result columns must not follow the table's). */
+const CART_COLUMNS = rawSql(
+  'store_id, id, status, customer_id, email, shipping_address, coupon_code, shipping_rate_id, order_id, created_at, updated_at, completed_at',
+);
+
 /**
  * The cart, locked until the caller's transaction ends: first in the lock order of
- * docs/decisions.md (every cart write and completion takes it before anything else).
+ * docs/decisions.md (every cart write and completion takes it before anything else). Named: every
+ * change and completion of a cart starts with it.
  */
-export function lockCart(tx: Tx, storeId: string, id: string): Promise<CartRow | undefined> {
-  return tx
-    .selectFrom('carts')
-    .selectAll()
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .where('updated_at', '>', liveSince())
-    .forUpdate()
-    .executeTakeFirst() as Promise<CartRow | undefined>;
+export async function lockCart(tx: Tx, storeId: string, id: string): Promise<CartRow | undefined> {
+  const query = compiled<CartRow>(sqlText`SELECT ${CART_COLUMNS} FROM carts
+    WHERE store_id = ${storeId} AND id = ${id} AND updated_at > ${liveSince()} FOR UPDATE`);
+  return (await tx.executeQuery(prepared(query))).rows[0];
 }
 
 /** The customer's most recently changed open cart that has not expired. */
@@ -71,12 +72,12 @@ export function latestOpenCartOf(db: Executor, storeId: string, customerId: stri
 }
 
 export async function closeCart(tx: Tx, storeId: string, id: string, orderId: string, now: Date) {
-  await tx
-    .updateTable('carts')
-    .set({ status: 'completed', order_id: orderId, completed_at: now, updated_at: now })
-    .where('store_id', '=', storeId)
-    .where('id', '=', id)
-    .execute();
+  await tx.executeQuery(
+    prepared(
+      compiled(sqlText`UPDATE carts SET status = 'completed', order_id = ${orderId}, completed_at = ${now},
+        updated_at = ${now} WHERE store_id = ${storeId} AND id = ${id}`),
+    ),
+  );
 }
 
 /** Opens a cart again whose order was cancelled before it could be paid (the provider was unreachable). */
