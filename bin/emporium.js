@@ -2,6 +2,7 @@
 // `emporium` (npm run emporium, npm link, npx, the Docker image): the compiled CLI in dist/, which
 // `npm install` / `npm ci` build. The TypeScript sources need the dev tools (`npm run dev`).
 import fs from 'node:fs';
+import module from 'node:module';
 
 const compiled = new URL('../dist/cli.js', import.meta.url);
 if (!fs.existsSync(compiled)) {
@@ -10,4 +11,6 @@ if (!fs.existsSync(compiled)) {
   );
   process.exit(1);
 }
+// Compiled code kept between runs, as `npm start` does (src/main.ts says why).
+module.enableCompileCache?.();
 await import(compiled.href);

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -89,5 +90,35 @@ describe('packaging', () => {
     ]);
     // A difference means dist/ is older than the sources: `npm run build` (npm ci does it).
     expect(JSON.parse(compiled.stdout)).toEqual(JSON.parse(sources.stdout));
+  }, 30_000);
+
+  it('npm start and the CLI keep the compiled code of their modules for the next start', async () => {
+    // Node's own default place (no NODE_COMPILE_CACHE, which would switch the cache on by itself).
+    const options = (tmp: string) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', TMPDIR: tmp };
+      delete env.NODE_COMPILE_CACHE;
+      return { cwd: ROOT, maxBuffer: 64 * 1024 * 1024, env };
+    };
+    const filesIn = (tmp: string) => {
+      const dir = path.join(tmp, 'node-compile-cache');
+      return fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).length : 0;
+    };
+    const mainCache = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-compile-cache-'));
+    const cliCache = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-compile-cache-'));
+    try {
+      // A setting refused at start: every module is loaded, then the process exits with 1.
+      const refused = await run(process.execPath, ['dist/main.js'], {
+        ...options(mainCache),
+        env: { ...options(mainCache).env, RATE_LIMIT_PER_MINUTE: '0' },
+      }).catch((error: { code: number; stderr: string }) => error);
+      expect('code' in refused && refused.code).toBe(1);
+      await run(process.execPath, ['bin/emporium.js', 'openapi'], options(cliCache));
+      // Node writes the cache at exit: one entry per compiled module, so far more than a handful.
+      expect(filesIn(mainCache)).toBeGreaterThan(100);
+      expect(filesIn(cliCache)).toBeGreaterThan(100);
+    } finally {
+      fs.rmSync(mainCache, { recursive: true, force: true });
+      fs.rmSync(cliCache, { recursive: true, force: true });
+    }
   }, 30_000);
 });
