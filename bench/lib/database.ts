@@ -32,8 +32,18 @@ function withoutPassword(url: string): string {
 export async function openBenchServer(): Promise<BenchServer> {
   for (const name of ['BENCH_DATABASE_URL', 'TEST_DATABASE_URL', 'DATABASE_URL']) {
     const url = process.env[name]?.trim();
-    if (url) return { source: name, adminUrl: url, display: withoutPassword(url), close: async () => {} };
+    if (url) return urlBenchServer(name, url);
   }
+  return openEmbeddedBenchServer();
+}
+
+/** A server given by a connection string (nothing to close). */
+export function urlBenchServer(source: string, url: string): BenchServer {
+  return { source, adminUrl: url, display: withoutPassword(url), close: async () => {} };
+}
+
+/** An embedded cluster started in a temporary directory with `npm start`'s settings (removed on close). */
+export async function openEmbeddedBenchServer(): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'emporium-bench-pg-'));
   try {
     const cluster = await openEmbeddedCluster({ dataDir, password: randomBytes(12).toString('hex') });

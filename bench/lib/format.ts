@@ -10,7 +10,7 @@ export function formatNumber(n: number): string {
 
 export function formatTarget(target: Target | undefined, unit: string): string {
   if (!target) return '';
-  const op = target.op === '>=' ? '≥' : '<';
+  const op = target.op === '>=' ? '≥' : target.op === '<=' ? '≤' : '<';
   return target.on === 'ratio'
     ? `ratio ${op} ${target.value}`
     : `${op} ${formatNumber(target.value)} ${unit}`;

@@ -3,7 +3,7 @@
 export interface Target {
   /** Whether the target applies to the figure itself or to the ratio ours/baseline. */
   on: 'value' | 'ratio';
-  op: '>=' | '<';
+  op: '>=' | '<' | '<=';
   value: number;
 }
 
@@ -53,7 +53,9 @@ export function metric(input: Omit<Metric, 'ratio' | 'met'>): Metric {
         ? false
         : input.target.op === '>='
           ? subject >= input.target.value
-          : subject < input.target.value;
+          : input.target.op === '<='
+            ? subject <= input.target.value
+            : subject < input.target.value;
   }
   return { ...input, ratio, met };
 }

@@ -53,7 +53,10 @@ export async function startWorkerProcess(input: {
   for (const name of ['REDIS_URL', 'NODE_OPTIONS', ...(input.unset ?? [])]) {
     if (!input.env || !(name in input.env)) delete env[name];
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'worker'], {
+  // BENCH_WORKER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`): node options of the worker
+  // alone, for profiling it (NODE_OPTIONS is not passed on: it would reach the bench's other children).
+  const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli.ts', 'worker'], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -205,12 +205,22 @@ describe('templates that do not parse or render', () => {
     });
   }
 
-  it('refuses a part longer than the schema allows with 400, and a 1 MiB body with 413; nothing stored', async () => {
+  it('refuses a part longer than the schema allows (a 1 MB template too) with 400, and a 1 MiB body with 413; nothing stored', async () => {
     const { api: own } = await newStore();
     const before = await templateOf(own, 'order_confirmation');
     const long = await own.put(`${T}/order_confirmation`, { html: 'x'.repeat(100_001) });
     expect(long.statusCode).toBe(400);
     expect(long.json().error.code).toBe('invalid_request');
+    // A 1 MB template (a body under the 1 MiB cap): 400 naming the part, in the body and in a preview.
+    const megabyte = { text: `{% comment %}${'x'.repeat(1_000_000)}{% endcomment %}` };
+    for (const res of [
+      await own.put(`${T}/order_confirmation`, megabyte),
+      await own.post(`${T}/order_confirmation/preview`, megabyte),
+    ]) {
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error.code).toBe('invalid_request');
+      expect(res.json().error.details?.[0]?.field).toMatch(/text/);
+    }
     const huge = await own.put(`${T}/order_confirmation`, { html: 'x'.repeat(1024 * 1024 + 10) });
     expect(huge.statusCode).toBe(413);
     expect(huge.json().error.code).toBe('payload_too_large');

@@ -12944,6 +12944,8 @@ export interface operations {
           'X-RateLimit-Remaining'?: number;
           /** @description Whole seconds until the window resets */
           'X-RateLimit-Reset'?: number;
+          /** @description The version of the resource: send it back as `If-Match` to change only this version */
+          ETag: string;
           [name: string]: unknown;
         };
         content: {

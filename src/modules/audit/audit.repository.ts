@@ -39,6 +39,19 @@ export async function insertAuditEntry(db: Executor, entry: AuditEntry): Promise
   );
 }
 
+/** A row this transaction inserted names another resource (one its work created after the row went in). */
+export async function setAuditResource(
+  db: Executor,
+  row: { id: string; storeId: string; resourceId: string | null },
+): Promise<void> {
+  await db
+    .updateTable('audit_log')
+    .set({ resource_id: row.resourceId })
+    .where('store_id', '=', row.storeId)
+    .where('id', '=', row.id)
+    .execute();
+}
+
 export interface AuditFilter {
   actorId?: string;
   resourceType?: string;

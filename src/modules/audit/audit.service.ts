@@ -10,6 +10,7 @@ import {
   deleteAuditEntriesBefore,
   insertAuditEntry,
   listAuditEntries,
+  setAuditResource,
 } from './audit.repository.js';
 
 /** The store's audit log: its reading (GET /api/v1/audit-log) and the row writer of the per-request recording. */
@@ -23,7 +24,7 @@ export function createAuditLog(db: Db) {
       }),
 
     /** The writer the composition root gives the HTTP layer's recording (platform/http/audit-recording.ts). */
-    write: insertAuditEntry,
+    write: { insert: insertAuditEntry, setResource: setAuditResource },
   };
 }
 

@@ -128,6 +128,10 @@ export function insertCustomers(db: Executor, rows: Insertable<CustomersTable>[]
  * fill in only where the record has none. One statement, so concurrent checkouts by one new shopper
  * create one customer. As a query, for checkout's readTogether; its row comes back through
  * customerFromJson.
+ *
+ * A returning buyer whose record has nothing to fill in is locked (ON CONFLICT locks the row even
+ * when its WHERE is false) but not written: no row version for nothing (issue 34). Such an upsert
+ * returns no row; `lockByEmailQuery`, sent beside it, gives the row then.
  */
 export function upsertByEmailQuery(row: Insertable<CustomersTable>): CompiledQuery<CustomerRow> {
   return compiled(sqlText`
@@ -138,12 +142,32 @@ export function upsertByEmailQuery(row: Insertable<CustomersTable>): CompiledQue
       first_name = COALESCE(customers.first_name, EXCLUDED.first_name),
       last_name = COALESCE(customers.last_name, EXCLUDED.last_name),
       phone = COALESCE(customers.phone, EXCLUDED.phone)
+    WHERE (customers.first_name IS NULL AND EXCLUDED.first_name IS NOT NULL)
+      OR (customers.last_name IS NULL AND EXCLUDED.last_name IS NOT NULL)
+      OR (customers.phone IS NULL AND EXCLUDED.phone IS NOT NULL)
     RETURNING *`);
+}
+
+/**
+ * The store's customer with this (lower-cased) e-mail, locked: its newest version, as the upsert
+ * would have returned it. Sent in the same statement as upsertByEmailQuery, whose lock it shares;
+ * it does not see a customer created after the statement's snapshot (a concurrent first checkout of
+ * the same shopper): findLockedByEmail, in a statement of its own, does.
+ */
+export function lockByEmailQuery(storeId: string, email: string): CompiledQuery<CustomerRow> {
+  return compiled(sqlText`
+    SELECT * FROM customers WHERE store_id = ${storeId} AND lower(email) = ${email}
+    FOR NO KEY UPDATE`);
+}
+
+export async function findLockedByEmail(db: Executor, storeId: string, email: string) {
+  const result = await db.executeQuery(lockByEmailQuery(storeId, email));
+  return result.rows[0];
 }
 
 export async function upsertByEmail(db: Executor, row: Insertable<CustomersTable>): Promise<CustomerRow> {
   const result = await db.executeQuery(upsertByEmailQuery(row));
-  const customer = result.rows[0];
+  const customer = result.rows[0] ?? (await findLockedByEmail(db, row.store_id, row.email));
   if (!customer) throw new Error('customer upsert returned no row');
   return customer;
 }

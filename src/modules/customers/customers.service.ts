@@ -70,15 +70,36 @@ export function createCustomersService(db: Db, stores: StoresService) {
     },
 
     /**
-     * The buyer of an order as one query for the order's readTogether: the customer a session
-     * names, locked (undefined for an id that cannot be one: no customer), or the one of this
-     * e-mail, created when absent. Its row comes back through `buyerFromJson`.
+     * The buyer of an order as queries for the order's readTogether: the customer a session names,
+     * locked (undefined for an id that cannot be one: no customer), or the one of this e-mail,
+     * created when absent (`upsert`) and else locked as it stands (`current`: the upsert writes
+     * nothing when there is nothing to fill in). Its row comes back through `buyerFromRead`.
      */
-    buyerQuery(tx: Tx, storeId: string, customer: NewCustomer & { id?: string }) {
-      if (customer.id === undefined) return repo.upsertByEmailQuery(newCustomerRow(storeId, customer));
-      return isUuid(customer.id) ? repo.lockCustomerQuery(tx, storeId, customer.id).compile() : undefined;
+    buyerQueries(tx: Tx, storeId: string, customer: NewCustomer & { id?: string }) {
+      if (customer.id === undefined) {
+        const row = newCustomerRow(storeId, customer);
+        return { upsert: repo.upsertByEmailQuery(row), current: repo.lockByEmailQuery(storeId, row.email) };
+      }
+      return isUuid(customer.id)
+        ? { upsert: repo.lockCustomerQuery(tx, storeId, customer.id).compile(), current: undefined }
+        : undefined;
     },
-    buyerFromJson: (rows: unknown[]) => (rows[0] === undefined ? undefined : repo.customerFromJson(rows[0])),
+    /**
+     * The buyer from buyerQueries' rows: the upsert's (created or filled in), else the locked current
+     * one; else, by e-mail, the customer a concurrent first checkout created after the statement's
+     * snapshot (the upsert waited for it and locked it), read in a statement of its own.
+     */
+    async buyerFromRead(
+      tx: Tx,
+      storeId: string,
+      customer: NewCustomer & { id?: string },
+      read: { upsert: unknown[]; current: unknown[] | undefined },
+    ) {
+      const json = read.upsert[0] ?? read.current?.[0];
+      if (json !== undefined) return repo.customerFromJson(json);
+      if (customer.id !== undefined) return undefined;
+      return repo.findLockedByEmail(tx, storeId, newCustomerRow(storeId, customer).email);
+    },
 
     findByEmail: (executor: Executor, storeId: string, email: string) =>
       repo.findByEmail(executor, storeId, email),

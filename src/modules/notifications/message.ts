@@ -18,7 +18,7 @@ export interface QueuedNotification {
 export interface ComposedMessage extends RenderedMessage {
   /** For `From: "<store name>" <MAIL_FROM>`. */
   storeName: string;
-  /** The store's contact e-mail (its first admin's when unset), for `Reply-To`. */
+  /** The store's contact e-mail (its owner's when unset), for `Reply-To`. */
   replyTo: string | null;
 }
 

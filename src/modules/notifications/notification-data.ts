@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../platform/http/context.js';
-import type { OrdersService } from '../orders/index.js';
+import type { OrderDetails, OrdersService } from '../orders/index.js';
 import type { StoreRow, StoresService } from '../stores/index.js';
 import type { NotificationKind } from './kinds.js';
 import type { QueuedNotification } from './message.js';
@@ -21,11 +21,12 @@ export interface NotificationDataDeps {
   /** PUBLIC_URL: the dashboard's links, and the shop's when the store has no custom domain. */
   publicUrl: string;
   stores: Pick<StoresService, 'getStore' | 'ownerEmail'>;
-  orders: Pick<OrdersService, 'get' | 'getRefund' | 'latest'>;
+  orders: Pick<OrdersService, 'get' | 'getMany' | 'getRefund' | 'latest'>;
   products: { get(ctx: RequestContext, id: string): Promise<MerchantProduct> };
 }
 
-const ORDER_KINDS: readonly NotificationKind[] = [
+/** The kinds that name an order (their variables are read from it). */
+export const ORDER_KINDS: readonly NotificationKind[] = [
   'order_confirmation',
   'shipping_confirmation',
   'order_cancelled',
@@ -52,10 +53,17 @@ export function createNotificationData(deps: NotificationDataDeps) {
     return storeLinksOf(store, deps.publicUrl);
   }
 
-  async function orderKindVariables(n: QueuedNotification, store: StoreRow, links: StoreLinks) {
+  async function orderKindVariables(
+    n: QueuedNotification,
+    store: StoreRow,
+    links: StoreLinks,
+    read: OrderDetails | undefined,
+  ) {
     if (!n.order_id) throw new Error(`a ${n.kind} e-mail names no order`);
     const ctx = systemContext(n.store_id);
-    const details = await orders.get(ctx, n.order_id);
+    // Read with others when the composer could (orders.getMany); else, or when not found, alone:
+    // the order that is gone fails the message as it always did (404 order).
+    const details = read ?? (await orders.get(ctx, n.order_id));
     const order = orderVariables(details, links);
     const variables: NotificationVariables = {
       currency: order.currency,
@@ -113,11 +121,18 @@ export function createNotificationData(deps: NotificationDataDeps) {
       return (await stores.ownerEmail(store.id)) ?? null;
     },
 
-    /** The variables of a queued message (a test send: the preview's). */
-    async forMessage(n: QueuedNotification, store: StoreRow): Promise<NotificationVariables> {
+    /**
+     * The variables of a queued message (a test send: the preview's). `order`: the order it names,
+     * when the caller read it already (with its lines and fulfillments, as orders.get reads it).
+     */
+    async forMessage(
+      n: QueuedNotification,
+      store: StoreRow,
+      order?: OrderDetails,
+    ): Promise<NotificationVariables> {
       const links = linksOf(store);
       if (n.test) return previewVariables(n.kind, store, links, await orders.latest(store.id));
-      if (ORDER_KINDS.includes(n.kind)) return orderKindVariables(n, store, links);
+      if (ORDER_KINDS.includes(n.kind)) return orderKindVariables(n, store, links, order);
       return productKindVariables(n, store, links);
     },
 

@@ -9,7 +9,7 @@ export const NOTIFICATIONS_CHANNEL = 'emporium_notifications';
 export interface QueueNotificationInput {
   storeId: string;
   kind: NotificationKind;
-  /** The buyer's address; omitted for the store's kinds (its contact e-mail, else its first admin's). */
+  /** The buyer's address; omitted for the store's kinds (its contact e-mail, else its owner's). */
   to?: string | null;
   orderId?: string | null;
   refs?: NotificationRefs;
@@ -24,8 +24,8 @@ export interface QueueNotificationInput {
  * row when it queued one, which the caller's NOTIFY waits on.
  */
 export function insertNotification(input: QueueNotificationInput): SqlText {
-  // The store's kinds: its contact e-mail, else its owner's (the first owner; a store without one:
-  // its first admin).
+  // The store's kinds: its contact e-mail, else its first owner's (a store without an owner: its
+  // first member's).
   const recipient = input.to
     ? sqlText`${input.to}::text`
     : sqlText`coalesce(nullif(s.contact_email, ''), (

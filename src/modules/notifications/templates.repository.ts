@@ -78,3 +78,17 @@ export async function insertTestNotification(
   await sql`SELECT pg_notify(${NOTIFICATIONS_CHANNEL}, '')`.execute(tx);
   return row;
 }
+
+/**
+ * The templates of several (store, kind) pairs in one statement (the send job's batch), with their
+ * store: a pair without a row (the default, enabled) has none.
+ */
+export function findTemplatesOf(db: Executor, pairs: readonly { storeId: string; kind: NotificationKind }[]) {
+  const storeIds = pairs.map((p) => p.storeId);
+  const kinds = pairs.map((p) => p.kind);
+  return db
+    .selectFrom('notification_templates')
+    .select(['store_id', ...COLUMNS])
+    .where(sql<boolean>`(store_id, kind) IN (SELECT * FROM unnest(${storeIds}::uuid[], ${kinds}::text[]))`)
+    .execute() as Promise<(StoredTemplate & { store_id: string })[]>;
+}

@@ -92,6 +92,8 @@ export const notificationTemplatesRoutes: FastifyPluginAsyncTypebox<{ templates:
         operationId: 'restoreNotificationTemplate',
         summary: "Restore a kind's default subject, HTML and text (whether it is on stays as it is)",
         params: KindParams,
+        // Answers the template as it now is, with its ETag (as GET and PUT do).
+        'x-etag': true,
         response: { 200: DataEnvelope(NotificationTemplate) },
       },
     },

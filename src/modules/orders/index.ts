@@ -9,6 +9,7 @@ export {
   type HistorySource,
   importHistoricOrders,
 } from './orders.import.js';
+export { orderKey } from './orders.reads.js';
 export { ordersRoutes } from './orders.routes.js';
 export {
   type OrderDetails,

@@ -65,12 +65,13 @@ export function createOrderPlacing(deps: OrdersDeps) {
     // The buyer's row is locked first (by the upsert, or explicitly), before stock, discount and
     // order counter: the lock order of docs/decisions.md. The catalogue facts and the automatic
     // discounts come in the same statement (readTogether): they do not depend on the buyer's row.
-    const buyerQuery = customers.buyerQuery(tx, storeId, input.customer);
-    if (!buyerQuery) throw notFound('customer');
+    const buyerQueries = customers.buyerQueries(tx, storeId, input.customer);
+    if (!buyerQueries) throw notFound('customer');
     const readAt = new Date();
     const withCode = Boolean(input.couponCode?.trim());
     const read = await readTogether(tx, {
-      buyer: { query: buyerQuery },
+      buyer: { query: buyerQueries.upsert },
+      buyerNow: buyerQueries.current && { query: buyerQueries.current },
       catalogue: {
         query: deps.products.lookupForOrderQuery(
           storeId,
@@ -79,7 +80,10 @@ export function createOrderPlacing(deps: OrdersDeps) {
       },
       automatic: withCode ? undefined : deps.discounts.automaticQuery(tx, storeId, readAt),
     });
-    const buyer = customers.buyerFromJson(read.buyer ?? []);
+    const buyer = await customers.buyerFromRead(tx, storeId, input.customer, {
+      upsert: read.buyer ?? [],
+      current: read.buyerNow,
+    });
     if (!buyer) throw notFound('customer');
     const priced = await priceCart(deps, tx, storeId, {
       items: input.items,

@@ -24,10 +24,13 @@ interface TransactionState {
 
 /**
  * Work that must commit with the first transaction of a unit of work (a request): the request's
- * audit row (platform/audit-trail.ts). `ride` runs on that transaction just before its commit, after
- * the work succeeded; what it writes commits or rolls back with the work.
+ * audit row (platform/audit-trail.ts). `board` runs on each transaction of the unit right after its
+ * BEGIN, before the work (what it writes there is outside the work's row locks: a hot row's lock is
+ * not held for it); `ride` runs just before the commit, after the work succeeded. What either writes
+ * commits or rolls back with the work.
  */
 export interface CommitRider {
+  board?(tx: Tx): Promise<void>;
   ride(tx: Tx): Promise<void>;
   /** A transaction of the unit of work was a dry run (inRolledBackTransaction): it changed nothing. */
   dryRun?(): void;
@@ -39,11 +42,12 @@ export function runWithCommitRider<T>(rider: CommitRider, fn: () => T): T {
   return commitRiders.run(rider, fn);
 }
 
-/** The transaction's work, then the rider of the unit of work it belongs to (if any), before the commit. */
+/** The rider of the unit of work (if any) boards, the transaction's work runs, the rider rides before the commit. */
 function withRider<T>(work: (tx: Tx) => Promise<T>): (tx: Tx) => Promise<T> {
   const rider = commitRiders.getStore();
   if (!rider) return work;
   return async (tx) => {
+    await rider.board?.(tx);
     const result = await work(tx);
     await rider.ride(tx);
     return result;

@@ -122,6 +122,20 @@ describe.each(ORDER_KINDS)('the default %s about an order', (kind) => {
     }
   });
 
+  it("keeps the quantity and price apart from the line before them on a phone's narrow screen", () => {
+    // Each line's "2 × €24.00" cell and its total's cell beside it.
+    const lines = [
+      ...html.matchAll(
+        /<td align="center" style="([^"]*)">\d+ × [^<]*<\/td>\s*<td align="right" style="([^"]*)">/g,
+      ),
+    ];
+    expect(lines).toHaveLength(2);
+    for (const style of lines.flatMap(([, quantity, total]) => [quantity, total])) {
+      expect(style).toMatch(/;padding-left:12px;white-space:nowrap$/);
+      expect(style).not.toMatch(/[^;]padding-left/);
+    }
+  });
+
   it('links to the order: the buyer in the shop on its domain, the merchant in the dashboard', () => {
     const link =
       kind === 'new_order'

@@ -7,22 +7,24 @@ import { htmlButton, htmlSection, MUTED_STYLE, TEXT_STYLE } from './layout.js';
  */
 
 const CELL = `padding:10px 0;border-bottom:1px solid #e5e7eb;${TEXT_STYLE}`;
+/** The quantity and price cells: a gap from the column before them, kept on a phone's narrow screen. */
+const FIGURE_CELL = `${CELL};padding-left:12px;white-space:nowrap`;
 
 /** Each line: name, variant, quantity × unit price, line total. */
 export const HTML_LINES =
   htmlSection(`<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0">
 <tr>
 <th align="left" style="padding:0 0 6px;border-bottom:1px solid #e5e7eb;${MUTED_STYLE};font-weight:normal;">Item</th>
-<th align="center" style="padding:0 0 6px;border-bottom:1px solid #e5e7eb;${MUTED_STYLE};font-weight:normal;">Qty</th>
-<th align="right" style="padding:0 0 6px;border-bottom:1px solid #e5e7eb;${MUTED_STYLE};font-weight:normal;">Price</th>
+<th align="center" style="padding:0 0 6px 12px;border-bottom:1px solid #e5e7eb;${MUTED_STYLE};font-weight:normal;">Qty</th>
+<th align="right" style="padding:0 0 6px 12px;border-bottom:1px solid #e5e7eb;${MUTED_STYLE};font-weight:normal;">Price</th>
 </tr>
 {%- for line in order.line_items %}
 <tr>
 <td align="left" style="${CELL}">{{ line.name }}
 {%- if line.variant_title %}<br><span style="${MUTED_STYLE}">{{ line.variant_title }}</span>{% endif %}
 {%- if line.sku %}<br><span style="${MUTED_STYLE}">SKU {{ line.sku }}</span>{% endif %}</td>
-<td align="center" style="${CELL}">{{ line.quantity }} × {{ line.price | money }}</td>
-<td align="right" style="${CELL}">{{ line.total | money }}</td>
+<td align="center" style="${FIGURE_CELL}">{{ line.quantity }} × {{ line.price | money }}</td>
+<td align="right" style="${FIGURE_CELL}">{{ line.total | money }}</td>
 </tr>
 {%- endfor %}
 </table>`);
