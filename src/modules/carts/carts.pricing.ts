@@ -1,4 +1,5 @@
 import type { Executor } from '../../platform/db/database.js';
+import { readTogether } from '../../platform/db/read-together.js';
 import { AppError, invalidRequest } from '../../platform/http/errors.js';
 import type { CartProductFacts, ProductsService } from '../catalog/index.js';
 import type { CustomersService } from '../customers/index.js';
@@ -73,11 +74,14 @@ export async function priceLines(
      * or `shippingRateId`); otherwise a saved cart reads as it can be priced (see priceCart).
      */
     strictShipping: boolean;
+    /** The catalogue and automatic discounts read with the cart's lines (CartContents.pricing). */
+    prefetched?: CartContents['pricing'];
   },
 ): Promise<Priced | null> {
   if (input.items.length === 0) return null;
   const price = (couponCode: string | null) =>
     priceCart(deps, executor, storeId, {
+      prefetched: input.prefetched,
       items: input.items.map((i) => ({
         productId: i.product_id,
         variantId: i.variant_id,
@@ -111,27 +115,43 @@ export async function pricingCustomerOf(deps: CartPricingDeps, executor: Executo
 export interface CartContents {
   items: CartItemRow[];
   facts: Map<string, CartProductFacts>;
+  /**
+   * What pricing reads, read with the lines (priceCart's `prefetched`): the catalogue rows of the
+   * same products and the automatic discounts at `now`. Absent: pricing reads them itself.
+   */
+  pricing?: { catalogue: unknown[]; automatic: unknown[]; now: Date };
 }
 
 /**
- * Reads a cart's lines and their products' facts, plus those of `moreProductIds`; `images: false`
- * when nothing shows them (completing the cart).
+ * Reads a cart's lines and their products' facts, plus those of `moreProductIds`, in one statement
+ * (readTogether); with `pricing` (the default) also what pricing the cart reads (CartContents.pricing);
+ * `images: false` when nothing shows them (completing the cart). The products are named by the
+ * lines as the statement reads them, so a caller that holds the cart's lock sees its lines as they are.
  */
 export async function loadContents(
   deps: CartPricingDeps,
   executor: Executor,
   cart: CartRow,
   moreProductIds: string[] = [],
-  options: { images?: boolean } = {},
+  options: { images?: boolean; pricing?: boolean } = {},
 ): Promise<CartContents> {
-  const items = await repo.itemsOf(executor, cart.store_id, cart.id);
-  const facts = await deps.products.cartFacts(
-    executor,
-    cart.store_id,
-    [...items.map((i) => i.product_id), ...moreProductIds],
-    options,
-  );
-  return { items, facts };
+  const { store_id: storeId, id } = cart;
+  const productIds = repo.productIdsOfCart(storeId, id, moreProductIds);
+  const withPricing = options.pricing ?? true;
+  const now = new Date();
+  const read = await readTogether(executor, {
+    items: { query: repo.itemsQuery(storeId, id), orderBy: repo.ITEMS_ORDER },
+    facts: { query: deps.products.cartFactsQuery(storeId, productIds, { images: options.images ?? true }) },
+    catalogue: withPricing ? { query: deps.products.lookupForOrderQuery(storeId, productIds) } : undefined,
+    automatic: withPricing ? deps.discounts.automaticQuery(executor, storeId, now) : undefined,
+  });
+  return {
+    items: repo.itemsFromJson(read.items ?? []),
+    facts: deps.products.cartFactsFromJson(read.facts ?? []),
+    ...(withPricing
+      ? { pricing: { catalogue: read.catalogue ?? [], automatic: read.automatic ?? [], now } }
+      : {}),
+  };
 }
 
 /** The stored lines that can still be bought (see isAvailable), in the order they were added. */
@@ -153,8 +173,10 @@ export async function viewCart(
   contents?: CartContents,
 ): Promise<PricedCartView> {
   const storeId = cart.store_id;
-  const lines = availableLines(contents ?? (await loadContents(deps, executor, cart)));
+  const read = contents ?? (await loadContents(deps, executor, cart));
+  const lines = availableLines(read);
   const priced = await priceLines(deps, executor, storeId, {
+    prefetched: read.pricing,
     items: lines.map((l) => l.item),
     couponCode: cart.coupon_code,
     customerId: await pricingCustomerOf(deps, executor, cart),
@@ -204,6 +226,7 @@ export async function checkCartUpdate(
     throw invalidRequest(`${field}: ${message}`, [{ field, message }]);
   }
   await priceLines(deps, executor, next.store_id, {
+    prefetched: contents.pricing,
     items: view.lines.map((l) => l.item),
     couponCode: code ?? next.coupon_code,
     customerId: input.customerId ?? (await pricingCustomerOf(deps, executor, next)),

@@ -96,10 +96,11 @@ export function createCartsService(deps: CartsDeps) {
 
   /**
    * One change of an open cart in one transaction: the cart's row is locked first (lock order in
-   * docs/decisions.md), its lines and their products' facts are read (with those of
-   * `moreProductIds`), `change` edits the lines (returning them as they now are) or returns new
-   * fields, the cart is re-priced as it now is (a coupon that stopped applying is dropped), linked
-   * to the session's customer if any, and its `updated_at` (the start of its 30 days) moves.
+   * docs/decisions.md), its lines, their products' facts and what pricing reads are read in one
+   * statement (with those of `moreProductIds`), `change` returns the lines as they will be and the
+   * write of the one line it changes, or new fields, the cart is re-priced as it now is (a coupon
+   * that stopped applying is dropped), linked to the session's customer if any, and its line and
+   * row are written in one statement, its `updated_at` (the start of its 30 days) moved.
    */
   function changeCart(
     ctx: RequestContext,
@@ -109,7 +110,7 @@ export function createCartsService(deps: CartsDeps) {
       tx: Tx,
       cart: repo.CartRow,
       contents: CartContents,
-    ) => Promise<{ changes?: CartChanges; items?: repo.CartItemRow[] } | undefined>,
+    ) => Promise<{ changes?: CartChanges; items?: repo.CartItemRow[]; line?: repo.LineWrite } | undefined>,
     moreProductIds: string[] = [],
   ): Promise<PricedCartView> {
     return inTransaction(db, async (tx) => {
@@ -136,10 +137,11 @@ export function createCartsService(deps: CartsDeps) {
         next = { ...next, shipping_rate_id: null };
         view = { ...view, cart: next };
       }
-      await repo.updateCart(
+      await repo.writeCartChange(
         tx,
         ctx.storeId,
         cartId,
+        changed?.line,
         {
           customer_id: next.customer_id,
           email: next.email,
@@ -225,15 +227,16 @@ export function createCartsService(deps: CartsDeps) {
         ctx,
         cartId,
         customerId,
-        async (tx, cart, { items, facts }) => {
+        async (_tx, cart, { items, facts }) => {
           const variantId = line.variantId ?? null;
           const same = items.find((i) => i.product_id === line.productId && i.variant_id === variantId);
           const quantity = (same?.quantity ?? 0) + line.quantity;
           checkLine(facts, { ...line, quantity });
-          if (same) {
-            await repo.setQuantity(tx, ctx.storeId, same.id, quantity);
-            return { items: items.map((i) => (i.id === same.id ? { ...i, quantity } : i)) };
-          }
+          if (same)
+            return {
+              items: items.map((i) => (i.id === same.id ? { ...i, quantity } : i)),
+              line: { setQuantity: { id: same.id, quantity } },
+            };
           if (items.length >= MAX_LINES) throw refuse('productId', `a cart holds at most ${MAX_LINES} lines`);
           const row = {
             id: newId(),
@@ -244,8 +247,7 @@ export function createCartsService(deps: CartsDeps) {
             quantity,
             created_at: new Date(),
           };
-          await repo.insertItems(tx, [row]);
-          return { items: [...items, row] };
+          return { items: [...items, row], line: { insert: row } };
         },
         [line.productId],
       );
@@ -259,26 +261,25 @@ export function createCartsService(deps: CartsDeps) {
       quantity: number,
       customerId?: string,
     ) {
-      return changeCart(ctx, cartId, customerId, async (tx, _cart, { items, facts }) => {
+      return changeCart(ctx, cartId, customerId, async (_tx, _cart, { items, facts }) => {
         const item = items.find((i) => i.id === itemId);
         if (!item) throw notFound('cart item');
-        if (quantity === 0) {
-          await repo.deleteItem(tx, ctx.storeId, item.id);
-          return { items: items.filter((i) => i.id !== item.id) };
-        }
+        if (quantity === 0)
+          return { items: items.filter((i) => i.id !== item.id), line: { delete: { id: item.id } } };
         checkLine(facts, { productId: item.product_id, variantId: item.variant_id, quantity });
-        await repo.setQuantity(tx, ctx.storeId, item.id, quantity);
-        return { items: items.map((i) => (i.id === item.id ? { ...i, quantity } : i)) };
+        return {
+          items: items.map((i) => (i.id === item.id ? { ...i, quantity } : i)),
+          line: { setQuantity: { id: item.id, quantity } },
+        };
       });
     },
 
     /** DELETE /carts/{id}/items/{itemId}. */
     removeItem(ctx: RequestContext, cartId: string, itemId: string, customerId?: string) {
-      return changeCart(ctx, cartId, customerId, async (tx, _cart, { items }) => {
+      return changeCart(ctx, cartId, customerId, async (_tx, _cart, { items }) => {
         const item = items.find((i) => i.id === itemId);
         if (!item) throw notFound('cart item');
-        await repo.deleteItem(tx, ctx.storeId, item.id);
-        return { items: items.filter((i) => i.id !== item.id) };
+        return { items: items.filter((i) => i.id !== item.id), line: { delete: { id: item.id } } };
       });
     },
 
@@ -319,7 +320,11 @@ export function createCartsService(deps: CartsDeps) {
         if (!cart) throw notFound('cart');
         if (cart.order_id) return { replay: cart.order_id };
         if (!cart.email) throw refuse('email', 'the cart needs an e-mail address before it is completed');
-        const contents = await loadContents(deps, tx, cart, [], { images: false });
+        // Only a stored coupon needs the cart priced here (below): otherwise its lines and stock facts.
+        const contents = await loadContents(deps, tx, cart, [], {
+          images: false,
+          pricing: Boolean(cart.coupon_code),
+        });
         const lines = availableLines(contents);
         if (lines.length === 0) throw refuse('items', 'the cart is empty');
         // The order is priced once, by placing it. Only a stored coupon needs the cart priced

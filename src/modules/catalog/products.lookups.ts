@@ -35,6 +35,24 @@ export interface OrderableProduct {
 }
 
 const orderableIds = (productIds: string[]) => [...new Set(productIds.filter(isUuid))];
+/** Ids as given in SQL (`repo.ProductIds`), or the orderable ones of a list. */
+const idsOf = (productIds: repo.ProductIds) =>
+  Array.isArray(productIds) ? orderableIds(productIds) : productIds;
+
+function cartFactsOf(rows: repo.CartFactsRow[]) {
+  return new Map<string, CartProductFacts>(
+    rows.map((p) => [
+      p.id,
+      {
+        status: p.status,
+        trackInventory: p.track_inventory,
+        inventory: p.inventory,
+        image: p.image,
+        variants: new Map(p.variants.map((v) => [v.id, v.inventory])),
+      },
+    ]),
+  );
+}
 
 function orderCatalogueOf(found: repo.ProductForOrder[]) {
   return new Map<string, OrderableProduct>(
@@ -75,31 +93,25 @@ export function createProductLookups(db: Db) {
 
     lookupForOrder,
 
-    /** lookupForOrder as one query of a readTogether; its rows go to `orderCatalogueFromJson`. */
-    lookupForOrderQuery: (storeId: string, productIds: string[]) =>
-      repo.findForOrderQuery(storeId, orderableIds(productIds)),
+    /**
+     * lookupForOrder as one query of a readTogether (the ids may be SQL: `repo.ProductIds`); its rows
+     * go to `orderCatalogueFromJson`.
+     */
+    lookupForOrderQuery: (storeId: string, productIds: repo.ProductIds) =>
+      repo.findForOrderQuery(storeId, idsOf(productIds)),
     orderCatalogueFromJson: (rows: unknown[]) => orderCatalogueOf(rows as repo.ProductForOrder[]),
 
     /**
      * Status, stock and primary image of the products given (unknown ids are absent); without
      * `images` (an order being placed shows none), the image is null and not read.
      */
-    async cartFacts(tx: Executor, storeId: string, productIds: string[], { images: withImages = true } = {}) {
-      const ids = [...new Set(productIds.filter(isUuid))];
-      const levels = await repo.findStockLevels(tx, storeId, ids);
-      const images = withImages ? await repo.primaryImages(tx, storeId, ids) : new Map<string, string>();
-      return new Map<string, CartProductFacts>(
-        levels.map((p) => [
-          p.id,
-          {
-            status: p.status,
-            trackInventory: p.track_inventory,
-            inventory: p.inventory,
-            image: images.get(p.id) ?? null,
-            variants: new Map(p.variants.map((v) => [v.id, v.inventory])),
-          },
-        ]),
-      );
+    async cartFacts(tx: Executor, storeId: string, productIds: string[], { images = true } = {}) {
+      return cartFactsOf(await repo.findCartFacts(tx, storeId, orderableIds(productIds), { images }));
     },
+
+    /** cartFacts as one query of a readTogether (the ids may be SQL); its rows go to `cartFactsFromJson`. */
+    cartFactsQuery: (storeId: string, productIds: repo.ProductIds, { images = true } = {}) =>
+      repo.cartFactsQuery(storeId, idsOf(productIds), { images }),
+    cartFactsFromJson: (rows: unknown[]) => cartFactsOf(rows as repo.CartFactsRow[]),
   };
 }

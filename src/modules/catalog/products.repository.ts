@@ -1,7 +1,7 @@
 import { type CompiledQuery, type Insertable, type Selectable, sql, type Updateable } from 'kysely';
 import type { Executor, Tx } from '../../platform/db/database.js';
 import { jsonDate } from '../../platform/db/read-together.js';
-import { compiled, sqlText } from '../../platform/db/sql-text.js';
+import { compiled, isSqlText, type SqlText, sqlText } from '../../platform/db/sql-text.js';
 import type {
   ProductMediaTable,
   ProductStatus,
@@ -228,6 +228,13 @@ export interface ProductForOrder {
 }
 
 /**
+ * Which products a lookup reads: their ids, or SQL that yields a `uuid[]` (the products of a cart's
+ * lines, read in the same statement as the lookup: carts.repository's `productIdsOfCart`).
+ */
+export type ProductIds = string[] | SqlText;
+const idArray = (ids: ProductIds) => (isSqlText(ids) ? ids : sqlText`${ids}::uuid[]`);
+
+/**
  * The products an order line may be priced from, each with its variants and categories, in one
  * statement (checkout runs inside a transaction, where every round trip counts).
  */
@@ -241,7 +248,7 @@ export async function findForOrder(
 }
 
 /** findForOrder as a query (for readTogether: its JSON rows are ProductForOrder as they are). */
-export function findForOrderQuery(storeId: string, productIds: string[]): CompiledQuery<ProductForOrder> {
+export function findForOrderQuery(storeId: string, productIds: ProductIds): CompiledQuery<ProductForOrder> {
   return compiled(sqlText`
     SELECT p.id, p.name, p.status, p.price, p.sku, p.weight_grams, p.taxable,
       COALESCE((
@@ -253,7 +260,7 @@ export function findForOrderQuery(storeId: string, productIds: string[]): Compil
         SELECT c.category_id FROM product_categories c WHERE c.store_id = p.store_id AND c.product_id = p.id
       ) AS category_ids
     FROM products p
-    WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`);
+    WHERE p.store_id = ${storeId} AND p.id = ANY(${idArray(productIds)})`);
 }
 
 /**
@@ -304,22 +311,49 @@ export async function findStorefrontPage(
 /** A row as json_agg gives it: its timestamps are strings. */
 type JsonRow<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] };
 
-/** Stock facts of products and their variants (carts check quantities against them; no lock). */
-export async function findStockLevels(db: Executor, storeId: string, productIds: string[]) {
-  if (productIds.length === 0) return [];
-  const result = await sql<{
-    id: string;
-    status: string;
-    track_inventory: boolean;
-    inventory: number;
-    variants: { id: string; inventory: number }[];
-  }>`
+/** What a cart shows of a product besides its price (products.lookups' CartProductFacts, as rows). */
+export interface CartFactsRow {
+  id: string;
+  status: string;
+  track_inventory: boolean;
+  inventory: number;
+  variants: { id: string; inventory: number }[];
+  /** The primary image's URL (the first image when none is marked primary); null without `images`. */
+  image: string | null;
+}
+
+/**
+ * Stock facts of products and their variants (carts check quantities against them; no lock) and,
+ * with `images`, each product's primary image, in one statement.
+ */
+export function cartFactsQuery(
+  storeId: string,
+  productIds: ProductIds,
+  { images }: { images: boolean },
+): CompiledQuery<CartFactsRow> {
+  const image = images
+    ? sqlText`(
+        SELECT m.url FROM product_media m
+        WHERE m.store_id = p.store_id AND m.product_id = p.id AND m.media_type = 'image'
+        ORDER BY m.is_primary DESC, m.position LIMIT 1)`
+    : sqlText`NULL::text`;
+  return compiled(sqlText`
     SELECT p.id, p.status, p.track_inventory, p.inventory,
       COALESCE((
         SELECT json_agg(json_build_object('id', v.id, 'inventory', v.inventory))
         FROM product_variants v WHERE v.store_id = p.store_id AND v.product_id = p.id
-      ), '[]'::json) AS variants
+      ), '[]'::json) AS variants,
+      ${image} AS image
     FROM products p
-    WHERE p.store_id = ${storeId} AND p.id = ANY(${productIds}::uuid[])`.execute(db);
-  return result.rows;
+    WHERE p.store_id = ${storeId} AND p.id = ANY(${idArray(productIds)})`);
+}
+
+export async function findCartFacts(
+  db: Executor,
+  storeId: string,
+  productIds: string[],
+  options: { images: boolean },
+): Promise<CartFactsRow[]> {
+  if (productIds.length === 0) return [];
+  return (await db.executeQuery(cartFactsQuery(storeId, productIds, options))).rows;
 }
