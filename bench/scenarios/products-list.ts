@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import Fastify from 'fastify';
 import pg from 'pg';
 import { listProducts } from '../../src/modules/catalog/products.repository.js';
+import { stockStatus } from '../../src/modules/inventory/stock-status.js';
 import { currencyDecimals, toDecimalString } from '../../src/platform/money.js';
 import { capturingDb } from '../lib/capture-sql.js';
 import { insertCatalogue } from '../lib/catalogue.js';
@@ -30,7 +31,9 @@ const pathOf = (page: number) => `/api/v1/products?limit=${LIMIT}${page > 1 ? `&
  * media, variants and categories (as an ORM's eager load would).
  */
 const CLASSIC_SQL = {
-  page: 'SELECT * FROM products WHERE store_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3',
+  page: `SELECT p.*, s.low_stock_threshold AS store_low_stock_threshold
+    FROM products p JOIN stores s ON s.id = p.store_id
+    WHERE p.store_id = $1 ORDER BY p.created_at DESC, p.id DESC LIMIT $2 OFFSET $3`,
   count: 'SELECT count(*) AS total FROM products WHERE store_id = $1',
   media:
     'SELECT * FROM product_media WHERE store_id = $1 AND product_id = ANY($2::uuid[]) ORDER BY position, id',
@@ -107,6 +110,14 @@ async function buildBaseline(pool: pg.Pool, store: { id: string; currency: strin
           inventory: p.inventory,
           track_inventory: p.track_inventory,
           low_stock_threshold: p.low_stock_threshold,
+          // The product's shipping weight and tax flag of issue 31 (contract §12), in the API's order.
+          weight_grams: p.weight_grams,
+          taxable: p.taxable,
+          stock_status: stockStatus(
+            p.inventory as number,
+            p.track_inventory as boolean,
+            (p.low_stock_threshold ?? p.store_low_stock_threshold) as number,
+          ),
           category_ids: byProduct(categories?.rows, p.id).map((c) => c.category_id),
           images: images.map((m, i) => ({
             id: m.id,
