@@ -152,12 +152,14 @@ async function buildBaseline(pool: pg.Pool, range: Range, previous: Range) {
   const localDay = (column: string) => `(${column} AT TIME ZONE '${TIMEZONE}')::date::text`;
   const server = Fastify();
   server.get('/api/v1/analytics', async () => {
-    const [days, items, top, customers, refunds] = await Promise.all([
+    const [days, items, top, customers, refunds, taxPlaces] = await Promise.all([
       pool.query(
         `SELECT ${localDay('created_at')} AS day,
            count(*) FILTER (WHERE status <> 'cancelled') AS orders,
            coalesce(sum(amount_paid) FILTER (WHERE status <> 'cancelled'), 0) AS revenue,
            coalesce(sum(discount_amount) FILTER (WHERE status <> 'cancelled'), 0) AS discounts,
+           coalesce(sum(shipping_amount) FILTER (WHERE status <> 'cancelled'), 0) AS shipping,
+           coalesce(sum(tax_amount) FILTER (WHERE status <> 'cancelled'), 0) AS tax,
            count(*) FILTER (WHERE status = 'pending') AS pending,
            count(*) FILTER (WHERE status = 'processing') AS processing,
            count(*) FILTER (WHERE status = 'on_hold') AS on_hold,
@@ -217,6 +219,16 @@ async function buildBaseline(pool: pg.Pool, range: Range, previous: Range) {
            AND r.created_at >= ${plo} AND r.created_at < ${hi}`,
         [STORE_ID],
       ),
+      // Issue 31's tax per place, straight from the orders' tax lines (the same place function the
+      // rollups use), largest first, then by country and region.
+      pool.query(
+        `SELECT p.country, p.region, sum(p.amount)::bigint AS amount
+         FROM orders o CROSS JOIN LATERAL analytics_tax_places(o.tax_lines) p
+         WHERE o.store_id = $1 AND o.status <> 'cancelled' AND o.created_at >= ${lo} AND o.created_at < ${hi}
+         GROUP BY 1, 2
+         ORDER BY 3 DESC, p.country COLLATE "C", p.region COLLATE "C"`,
+        [STORE_ID],
+      ),
     ]);
     const itemsOf = new Map(items.rows.map((r) => [r.day as string, Number(r.items)]));
     const c = customers.rows[0];
@@ -230,6 +242,8 @@ async function buildBaseline(pool: pg.Pool, range: Range, previous: Range) {
         average_order_value: money(orders ? Math.floor((2 * revenue + orders) / (2 * orders)) : 0),
         items_sold: rows.reduce((s, d) => s + (itemsOf.get(d.day) ?? 0), 0),
         discounts: money(rows.reduce((s, d) => s + Number(d.discounts), 0)),
+        shipping: money(rows.reduce((s, d) => s + Number(d.shipping), 0)),
+        tax: money(rows.reduce((s, d) => s + Number(d.tax), 0)),
         refunds: money(refunded),
         net_revenue: money(revenue - refunded),
         new_customers: newCustomers,
@@ -278,6 +292,11 @@ async function buildBaseline(pool: pg.Pool, range: Range, previous: Range) {
           name: p.name,
           quantity: Number(p.quantity),
           revenue: money(p.revenue),
+        })),
+        tax_by_region: taxPlaces.rows.map((p) => ({
+          country: p.country === '' ? null : p.country,
+          region: p.region === '' ? null : p.region,
+          amount: money(p.amount),
         })),
         status_breakdown,
       },
